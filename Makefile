@@ -1,0 +1,36 @@
+# The two commands of the README: `make demo` and `make test`. Each creates .venv on its own.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+
+.PHONY: demo test bench clean
+
+demo: $(VENV)/.demo
+	$(BIN)/topograd demo
+
+test: $(VENV)/.dev
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/mypy --strict src
+	$(BIN)/pytest
+
+bench: $(VENV)/.bench
+	$(BIN)/python benchmarks/race.py
+
+$(VENV)/bin/python:
+	$(PYTHON) -m venv $(VENV)
+
+$(VENV)/.demo: pyproject.toml | $(VENV)/bin/python
+	$(BIN)/python -m pip install -q -e .
+	touch $@
+
+$(VENV)/.dev: pyproject.toml | $(VENV)/bin/python
+	$(BIN)/python -m pip install -q -e '.[dev]'
+	touch $@ $(VENV)/.demo
+
+$(VENV)/.bench: pyproject.toml | $(VENV)/bin/python
+	$(BIN)/python -m pip install -q -e '.[bench]'
+	touch $@ $(VENV)/.demo
+
+clean:
+	rm -rf $(VENV) build src/*.egg-info .pytest_cache .mypy_cache .ruff_cache

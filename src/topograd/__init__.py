@@ -1,0 +1,15 @@
+"""topograd: reverse-mode automatic differentiation you can read, check and trust.
+
+>>> import topograd as tg
+>>> x = tg.Value(3.0, label="x")
+>>> y = x * x + x
+>>> y.backward()
+>>> x.grad  # dy/dx = 2x + 1
+7.0
+"""
+
+from .engine import is_grad_enabled, no_grad
+from .value import Value, backward, grad
+
+__all__ = ["Value", "backward", "grad", "is_grad_enabled", "no_grad"]
+__version__ = "0.1.0"

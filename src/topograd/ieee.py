@@ -1,0 +1,90 @@
+"""Float functions that return IEEE 754 results where Python's would raise.
+
+``math.log(0.0)``, ``math.sqrt(-1.0)``, ``1.0 / 0.0`` and ``math.exp(1000.0)`` raise, and
+``(-8.0) ** (1 / 3)`` is a complex number. PyTorch (float64) returns -inf, nan, inf, inf and nan.
+These functions do the same, so that no op of topograd ever raises on a domain problem.
+The fast path is the plain ``math`` call; the exceptional cases are settled only when it raises.
+
+>>> log(0.0), sqrt(-1.0), div(1.0, 0.0), exp(1000.0), power(-8.0, 1 / 3)
+(-inf, nan, inf, inf, nan)
+"""
+
+import math
+
+INF = math.inf
+NAN = math.nan
+
+
+def _is_odd_integer(y: float) -> bool:
+    return math.isfinite(y) and y == int(y) and int(y) % 2 == 1
+
+
+def div(x: float, y: float) -> float:
+    """x / y, with x / ±0 = ±inf (the sign of x times the sign of the zero) and 0 / 0 = nan."""
+    try:
+        return x / y
+    except ZeroDivisionError:
+        if x == 0.0 or x != x:
+            return NAN
+        return math.copysign(INF, x) * math.copysign(1.0, y)
+
+
+def power(x: float, y: float) -> float:
+    """x ** y as C's pow: never complex, ±inf on overflow and at 0 ** negative."""
+    try:
+        return math.pow(x, y)
+    except ValueError:  # 0 ** negative, or negative ** non-integer
+        if x == 0.0:
+            return math.copysign(INF, x) if _is_odd_integer(y) else INF
+        return NAN
+    except OverflowError:
+        return -INF if x < 0.0 and _is_odd_integer(y) else INF
+
+
+def exp(x: float) -> float:
+    try:
+        return math.exp(x)
+    except OverflowError:
+        return INF
+
+
+def log(x: float) -> float:
+    """Natural log: log(±0) = -inf, log(negative) = nan."""
+    try:
+        return math.log(x)
+    except ValueError:
+        return -INF if x == 0.0 else NAN
+
+
+def sqrt(x: float) -> float:
+    try:
+        return math.sqrt(x)
+    except ValueError:
+        return NAN
+
+
+def sin(x: float) -> float:
+    try:
+        return math.sin(x)
+    except ValueError:  # sin(±inf)
+        return NAN
+
+
+def cos(x: float) -> float:
+    try:
+        return math.cos(x)
+    except ValueError:  # cos(±inf)
+        return NAN
+
+
+def sigmoid(x: float) -> float:
+    """1 / (1 + e^-x), computed on the side that cannot overflow."""
+    if x >= 0.0:
+        return 1.0 / (1.0 + math.exp(-x))
+    e = math.exp(x)  # x < 0 or nan: cannot overflow
+    return e / (1.0 + e)
+
+
+def relu(x: float) -> float:
+    """max(x, 0) as PyTorch: relu(-0.0) = -0.0 and relu(nan) = nan."""
+    return 0.0 if x < 0.0 else x

@@ -1,0 +1,190 @@
+"""The table of calculus: every built-in scalar op, its forward and its local derivative rule.
+
+An entry is one decorated function. The decorator names the op (the ``.op`` of its results),
+gives its forward on floats and, per input, the interval where tests draw points. The function
+is the rule: it takes the op's inputs and its output ``out`` and returns one local partial per
+input. The engine multiplies each partial by the upstream gradient and sums over paths; no rule
+does that itself.
+
+One rule serves both kinds of backward. An ordinary backward calls it with floats and gets float
+partials. ``create_graph=True`` calls it with the Values themselves, and the partials come out as
+Values whose graph can be differentiated again. Rules therefore use only arithmetic operators and
+the few helpers below, which work on both. Conventions at kinks and singular points follow
+PyTorch 2.13 in float64 (see the special-points table in the tests).
+
+>>> OPS["tanh"].rule(0.5, 0.5)  # the partial of tanh at out = 0.5
+(0.75,)
+"""
+
+from __future__ import annotations
+
+import math
+import operator
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Union
+
+from . import ieee
+
+if TYPE_CHECKING:
+    from .value import Value
+
+Num = Union[float, "Value"]
+Rule = Callable[..., tuple[Num, ...]]
+Interval = tuple[float, float]
+
+
+@dataclass(frozen=True, slots=True)
+class Op:
+    """One entry of the table: what a node's ``.op`` names and how to differentiate it."""
+
+    name: str
+    arity: int
+    forward: Callable[..., float]
+    rule: Rule
+    domain: tuple[Interval, ...]  # per input: where the tests draw points
+
+    def __repr__(self) -> str:
+        return f"Op({self.name!r})"
+
+
+OPS: dict[str, Op] = {}
+
+ANY: Interval = (-3.0, 3.0)
+POSITIVE: Interval = (0.05, 4.0)
+AWAY_FROM_ZERO: Interval = (0.25, 3.0)  # tests flip its sign at random
+
+
+def _entry(name: str, forward: Callable[..., float], *domain: Interval) -> Callable[[Rule], Rule]:
+    def register(rule: Rule) -> Rule:
+        OPS[name] = Op(name, len(domain), forward, rule, domain)
+        return rule
+
+    return register
+
+
+# Helpers that work on floats (IEEE results, never raising) and on Values (recording a graph).
+
+
+def _data(x: Num) -> float:
+    return x if isinstance(x, (float, int)) else x.data
+
+
+def _div(x: Num, y: Num) -> Num:
+    return ieee.div(x, y) if isinstance(x, (float, int)) and isinstance(y, (float, int)) else x / y
+
+
+def _power(x: Num, y: Num) -> Num:
+    return ieee.power(x, y) if isinstance(x, (float, int)) and isinstance(y, (float, int)) else x**y
+
+
+def _log(x: Num) -> Num:
+    return ieee.log(x) if isinstance(x, (float, int)) else x.log()
+
+
+def _sin(x: Num) -> Num:
+    return ieee.sin(x) if isinstance(x, (float, int)) else x.sin()
+
+
+def _cos(x: Num) -> Num:
+    return ieee.cos(x) if isinstance(x, (float, int)) else x.cos()
+
+
+# The rules. Where the maths has a kink or a singular point, the comment gives the convention.
+
+
+@_entry("+", operator.add, ANY, ANY)
+def d_add(x: Num, y: Num, out: Num) -> tuple[Num, Num]:
+    """d(x + y) = dx + dy"""
+    return 1.0, 1.0
+
+
+@_entry("-", operator.sub, ANY, ANY)
+def d_sub(x: Num, y: Num, out: Num) -> tuple[Num, Num]:
+    """d(x - y) = dx - dy"""
+    return 1.0, -1.0
+
+
+@_entry("*", operator.mul, ANY, ANY)
+def d_mul(x: Num, y: Num, out: Num) -> tuple[Num, Num]:
+    """d(x y) = y dx + x dy"""
+    return y, x
+
+
+@_entry("/", ieee.div, ANY, AWAY_FROM_ZERO)
+def d_div(x: Num, y: Num, out: Num) -> tuple[Num, Num]:
+    """d(x / y) = dx / y - (x / y) dy / y;  at y = 0: (±inf, nan or ∓inf) as IEEE gives."""
+    return _div(1.0, y), -_div(out, y)
+
+
+@_entry("**", ieee.power, POSITIVE, ANY)
+def d_pow(x: Num, y: Num, out: Num) -> tuple[Num, Num]:
+    """d(x^y) = y x^(y-1) dx + x^y log(x) dy.
+
+    PyTorch's conventions: d/dx is 0 wherever y = 0 (x^0 is constant), and d/dy is 0 where x = 0
+    and y >= 0 (the limit along x = 0); elsewhere IEEE gives inf or nan (log of a negative).
+    """
+    dx: Num = 0.0 if _data(y) == 0.0 else y * _power(x, y - 1.0)
+    dy: Num = 0.0 if _data(x) == 0.0 and _data(y) >= 0.0 else out * _log(x)
+    return dx, dy
+
+
+@_entry("neg", operator.neg, ANY)
+def d_neg(x: Num, out: Num) -> tuple[Num]:
+    """d(-x) = -dx"""
+    return (-1.0,)
+
+
+@_entry("abs", abs, ANY)
+def d_abs(x: Num, out: Num) -> tuple[Num]:
+    """d|x| = sign(x) dx;  sign(0) = 0, the least-norm sub-gradient (0 at nan too, as PyTorch)."""
+    xd = _data(x)
+    return (1.0 if xd > 0.0 else -1.0 if xd < 0.0 else 0.0,)
+
+
+@_entry("relu", ieee.relu, ANY)
+def d_relu(x: Num, out: Num) -> tuple[Num]:
+    """d relu(x) = [out > 0] dx;  0 at x = 0, and 1 at nan (PyTorch tests out <= 0)."""
+    return (0.0 if _data(out) <= 0.0 else 1.0,)
+
+
+@_entry("exp", ieee.exp, ANY)
+def d_exp(x: Num, out: Num) -> tuple[Num]:
+    """d e^x = e^x dx, the output itself."""
+    return (out,)
+
+
+@_entry("log", ieee.log, POSITIVE)
+def d_log(x: Num, out: Num) -> tuple[Num]:
+    """d log x = dx / x;  +inf at 0, and 1/x (not nan) for x < 0, as PyTorch."""
+    return (_div(1.0, x),)
+
+
+@_entry("sqrt", ieee.sqrt, POSITIVE)
+def d_sqrt(x: Num, out: Num) -> tuple[Num]:
+    """d sqrt(x) = dx / (2 sqrt(x));  +inf at 0, nan below."""
+    return (_div(0.5, out),)
+
+
+@_entry("tanh", math.tanh, ANY)
+def d_tanh(x: Num, out: Num) -> tuple[Num]:
+    """d tanh x = (1 - tanh² x) dx, from the output."""
+    return (1.0 - out * out,)
+
+
+@_entry("sigmoid", ieee.sigmoid, ANY)
+def d_sigmoid(x: Num, out: Num) -> tuple[Num]:
+    """d σ(x) = σ(x) (1 - σ(x)) dx, from the output (no overflow at ±1000)."""
+    return (out * (1.0 - out),)
+
+
+@_entry("sin", ieee.sin, ANY)
+def d_sin(x: Num, out: Num) -> tuple[Num]:
+    """d sin x = cos x dx"""
+    return (_cos(x),)
+
+
+@_entry("cos", ieee.cos, ANY)
+def d_cos(x: Num, out: Num) -> tuple[Num]:
+    """d cos x = -sin x dx"""
+    return (-_sin(x),)
