@@ -8,8 +8,22 @@
 7.0
 """
 
-from .engine import is_grad_enabled, no_grad
+from .check import GradcheckError, gradcheck
+from .custom import CustomOpError, custom_op
+from .engine import AnomalyError, detect_anomaly, is_grad_enabled, no_grad
 from .value import Value, backward, grad
 
-__all__ = ["Value", "backward", "grad", "is_grad_enabled", "no_grad"]
+__all__ = [
+    "AnomalyError",
+    "CustomOpError",
+    "GradcheckError",
+    "Value",
+    "backward",
+    "custom_op",
+    "detect_anomaly",
+    "grad",
+    "gradcheck",
+    "is_grad_enabled",
+    "no_grad",
+]
 __version__ = "0.1.0"

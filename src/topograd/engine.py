@@ -18,9 +18,12 @@ contribution. A chain of a million nodes needs no deep stack.
 
 from __future__ import annotations
 
+import linecache
+import os
+import sys
 import threading
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from typing import Any, Protocol, TypeVar, cast
 
 
@@ -38,12 +41,50 @@ class Node(Protocol):
 
     def _as_grad(self, grad: Any, create_graph: bool) -> Any: ...  # a result of grad(); None: 0
 
+    def _has_nan(self, grad: Any) -> bool: ...
+
 
 N = TypeVar("N", bound=Node)
 
 
+class AnomalyError(RuntimeError):
+    """A backward produced NaN; the message names the op, its label and where it was made."""
+
+
+class AnomalyLog:
+    """While ``detect_anomaly`` is on: where user code made each new node."""
+
+    def __init__(self) -> None:
+        self.places: dict[object, str] = {}
+
+    def remember(self, node: object) -> None:
+        frame = sys._getframe(1)
+        while frame.f_back is not None and frame.f_code.co_filename.startswith(_PACKAGE):
+            frame = frame.f_back
+        line = linecache.getline(frame.f_code.co_filename, frame.f_lineno).strip()
+        place = f"{frame.f_code.co_filename}:{frame.f_lineno}, in {frame.f_code.co_name}"
+        self.places[node] = f"{place}\n    {line}" if line else place
+
+    def check(self, node: Node, contributions: Sequence[Any]) -> None:
+        for i, contribution in enumerate(contributions):
+            if node._has_nan(contribution):
+                op, label = getattr(node, "op", "?"), getattr(node, "label", "")
+                named = f"{op!r}" + (f" (label {label!r})" if label else "")
+                where = self.places.get(node, "before detect_anomaly() was entered")
+                raise AnomalyError(
+                    f"backward of {named} produced nan in the gradient of its input {i}.\n"
+                    f"That node was created at {where}"
+                )
+
+
+_PACKAGE = os.path.dirname(os.path.abspath(__file__)) + os.sep
+
+
 class _GradMode(threading.local):
-    enabled = True
+    # What an op does with the node it makes, read once per op: False under no_grad (record
+    # nothing), True (record the op and its parents), or an AnomalyLog (record, and remember
+    # where). One attribute, so that anomaly mode costs nothing while it is off.
+    record: bool | AnomalyLog = True
 
 
 grad_mode = _GradMode()  # read by the data kinds on every op
@@ -51,11 +92,20 @@ grad_mode = _GradMode()  # read by the data kinds on every op
 
 def is_grad_enabled() -> bool:
     """Whether new ops record their parents (False inside ``no_grad``), in this thread."""
-    return grad_mode.enabled
+    return bool(grad_mode.record)
 
 
 @contextmanager
-def no_grad() -> Iterator[None]:
+def _recording(record: bool | AnomalyLog) -> Iterator[None]:
+    previous = grad_mode.record
+    grad_mode.record = record
+    try:
+        yield
+    finally:
+        grad_mode.record = previous
+
+
+def no_grad() -> AbstractContextManager[None]:
     """Inside it, ops record no parents: results are leaves (``op == ""``). Per thread.
 
     >>> import topograd as tg
@@ -64,12 +114,28 @@ def no_grad() -> Iterator[None]:
     >>> y.op, y.parents
     ('', ())
     """
-    previous = grad_mode.enabled
-    grad_mode.enabled = False
-    try:
-        yield
-    finally:
-        grad_mode.enabled = previous
+    return _recording(False)
+
+
+def detect_anomaly() -> AbstractContextManager[None]:
+    """Inside it, each new node remembers the file and line that made it, and a backward that
+    produces NaN raises ``AnomalyError`` naming the op, its label and that place. Per thread.
+
+    >>> import topograd as tg
+    >>> x = tg.Value(0.0)
+    >>> with tg.detect_anomaly():
+    ...     y = x.sqrt() * 0
+    ...     y.backward()
+    Traceback (most recent call last):
+    ...
+    topograd.engine.AnomalyError: backward of 'sqrt' produced nan in the gradient of its input 0.
+    That node was created at <doctest topograd.engine.detect_anomaly[2]>:2, in <module>
+        y = x.sqrt() * 0
+    """
+    record = grad_mode.record
+    return _recording(
+        record if isinstance(record, AnomalyLog) else AnomalyLog() if record else False
+    )
 
 
 def _count_uses(roots: Sequence[N]) -> dict[N, int]:
@@ -115,6 +181,8 @@ def _propagate(
     Each finished gradient goes to the node's ``_accumulate_grad`` or, when ``capture`` is given,
     only into ``capture``, for the nodes that are its keys.
     """
+    record = grad_mode.record
+    anomalies = record if isinstance(record, AnomalyLog) else None
     uses = _count_uses(roots)
     pending: dict[Node, Any] = {}
     for root, seed in zip(roots, seeds):
@@ -130,7 +198,10 @@ def _propagate(
         parents = node.parents
         if not parents:
             continue
-        for parent, contribution in zip(parents, node._vjp(grad, create_graph)):
+        contributions = node._vjp(grad, create_graph)
+        if anomalies is not None:
+            anomalies.check(node, contributions)
+        for parent, contribution in zip(parents, contributions):
             total = pending.get(parent)
             # a new sum, never in place: a contribution may be shared with another input
             pending[parent] = contribution if total is None else total + contribution

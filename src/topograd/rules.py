@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import math
 import operator
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Union
 
@@ -32,9 +32,13 @@ if TYPE_CHECKING:
 Num = Union[float, "Value"]
 Rule = Callable[..., tuple[Num, ...]]
 Interval = tuple[float, float]
+# A point where the rule follows a convention: (inputs, value, partials), PyTorch 2.13 float64.
+SpecialPoint = tuple[tuple[float, ...], float, tuple[float, ...]]
+
+VARIADIC = -1  # the arity of an op that takes any number of inputs
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Op:
     """One entry of the table: what a node's ``.op`` names and how to differentiate it."""
 
@@ -42,7 +46,8 @@ class Op:
     arity: int
     forward: Callable[..., float]
     rule: Rule
-    domain: tuple[Interval, ...]  # per input: where the tests draw points
+    domain: tuple[Interval, ...] = ()  # per input: where tests and `topograd check` draw points
+    special: tuple[SpecialPoint, ...] = ()
 
     def __repr__(self) -> str:
         return f"Op({self.name!r})"
@@ -52,12 +57,18 @@ OPS: dict[str, Op] = {}
 
 ANY: Interval = (-3.0, 3.0)
 POSITIVE: Interval = (0.05, 4.0)
-AWAY_FROM_ZERO: Interval = (0.25, 3.0)  # tests flip its sign at random
+AWAY_FROM_ZERO: Interval = (0.25, 3.0)  # drawn with either sign
+INF, NAN = math.inf, math.nan
 
 
-def _entry(name: str, forward: Callable[..., float], *domain: Interval) -> Callable[[Rule], Rule]:
+def _entry(
+    name: str,
+    forward: Callable[..., float],
+    *domain: Interval,
+    special: Sequence[SpecialPoint] = (),
+) -> Callable[[Rule], Rule]:
     def register(rule: Rule) -> Rule:
-        OPS[name] = Op(name, len(domain), forward, rule, domain)
+        OPS[name] = Op(name, len(domain), forward, rule, domain, tuple(special))
         return rule
 
     return register
@@ -111,13 +122,41 @@ def d_mul(x: Num, y: Num, out: Num) -> tuple[Num, Num]:
     return y, x
 
 
-@_entry("/", ieee.div, ANY, AWAY_FROM_ZERO)
+@_entry(
+    "/",
+    ieee.div,
+    ANY,
+    AWAY_FROM_ZERO,
+    special=[
+        ((1.0, 0.0), INF, (INF, -INF)),
+        ((0.0, 0.0), NAN, (INF, NAN)),
+        ((-1.0, 0.0), -INF, (INF, INF)),
+        ((1.0, -0.0), -INF, (-INF, -INF)),
+    ],
+)
 def d_div(x: Num, y: Num, out: Num) -> tuple[Num, Num]:
     """d(x / y) = dx / y - (x / y) dy / y;  at y = 0: (±inf, nan or ∓inf) as IEEE gives."""
     return _div(1.0, y), -_div(out, y)
 
 
-@_entry("**", ieee.power, POSITIVE, ANY)
+@_entry(
+    "**",
+    ieee.power,
+    POSITIVE,
+    ANY,
+    special=[
+        ((0.0, 0.0), 1.0, (0.0, 0.0)),
+        ((3.0, 0.0), 1.0, (0.0, math.log(3.0))),
+        ((-3.0, 0.0), 1.0, (0.0, NAN)),
+        ((0.0, 2.0), 0.0, (0.0, 0.0)),
+        ((0.0, -1.0), INF, (-INF, -INF)),
+        ((0.0, 0.5), 0.0, (INF, 0.0)),
+        ((-2.0, 2.0), 4.0, (-4.0, NAN)),
+        ((-8.0, 1 / 3), NAN, (NAN, NAN)),
+        ((-0.0, -1.0), -INF, (-INF, INF)),
+        ((10.0, 400.0), INF, (INF, INF)),
+    ],
+)
 def d_pow(x: Num, y: Num, out: Num) -> tuple[Num, Num]:
     """d(x^y) = y x^(y-1) dx + x^y log(x) dy.
 
@@ -135,56 +174,71 @@ def d_neg(x: Num, out: Num) -> tuple[Num]:
     return (-1.0,)
 
 
-@_entry("abs", abs, ANY)
+@_entry("abs", abs, ANY, special=[((0.0,), 0.0, (0.0,)), ((-0.0,), 0.0, (0.0,))])
 def d_abs(x: Num, out: Num) -> tuple[Num]:
     """d|x| = sign(x) dx;  sign(0) = 0, the least-norm sub-gradient (0 at nan too, as PyTorch)."""
     xd = _data(x)
     return (1.0 if xd > 0.0 else -1.0 if xd < 0.0 else 0.0,)
 
 
-@_entry("relu", ieee.relu, ANY)
+@_entry(
+    "relu",
+    ieee.relu,
+    ANY,
+    special=[((0.0,), 0.0, (0.0,)), ((-0.0,), -0.0, (0.0,)), ((NAN,), NAN, (1.0,))],
+)
 def d_relu(x: Num, out: Num) -> tuple[Num]:
     """d relu(x) = [out > 0] dx;  0 at x = 0, and 1 at nan (PyTorch tests out <= 0)."""
     return (0.0 if _data(out) <= 0.0 else 1.0,)
 
 
-@_entry("exp", ieee.exp, ANY)
+@_entry("exp", ieee.exp, ANY, special=[((1000.0,), INF, (INF,)), ((-1000.0,), 0.0, (0.0,))])
 def d_exp(x: Num, out: Num) -> tuple[Num]:
     """d e^x = e^x dx, the output itself."""
     return (out,)
 
 
-@_entry("log", ieee.log, POSITIVE)
+@_entry("log", ieee.log, POSITIVE, special=[((0.0,), -INF, (INF,)), ((-1.0,), NAN, (-1.0,))])
 def d_log(x: Num, out: Num) -> tuple[Num]:
     """d log x = dx / x;  +inf at 0, and 1/x (not nan) for x < 0, as PyTorch."""
     return (_div(1.0, x),)
 
 
-@_entry("sqrt", ieee.sqrt, POSITIVE)
+@_entry("sqrt", ieee.sqrt, POSITIVE, special=[((0.0,), 0.0, (INF,)), ((-1.0,), NAN, (NAN,))])
 def d_sqrt(x: Num, out: Num) -> tuple[Num]:
     """d sqrt(x) = dx / (2 sqrt(x));  +inf at 0, nan below."""
     return (_div(0.5, out),)
 
 
-@_entry("tanh", math.tanh, ANY)
+@_entry(
+    "tanh",
+    math.tanh,
+    ANY,
+    special=[((0.0,), 0.0, (1.0,)), ((20.0,), 1.0, (0.0,)), ((1000.0,), 1.0, (0.0,))],
+)
 def d_tanh(x: Num, out: Num) -> tuple[Num]:
     """d tanh x = (1 - tanh² x) dx, from the output."""
     return (1.0 - out * out,)
 
 
-@_entry("sigmoid", ieee.sigmoid, ANY)
+@_entry(
+    "sigmoid",
+    ieee.sigmoid,
+    ANY,
+    special=[((0.0,), 0.5, (0.25,)), ((-1000.0,), 0.0, (0.0,)), ((1000.0,), 1.0, (0.0,))],
+)
 def d_sigmoid(x: Num, out: Num) -> tuple[Num]:
     """d σ(x) = σ(x) (1 - σ(x)) dx, from the output (no overflow at ±1000)."""
     return (out * (1.0 - out),)
 
 
-@_entry("sin", ieee.sin, ANY)
+@_entry("sin", ieee.sin, ANY, special=[((INF,), NAN, (NAN,))])
 def d_sin(x: Num, out: Num) -> tuple[Num]:
     """d sin x = cos x dx"""
     return (_cos(x),)
 
 
-@_entry("cos", ieee.cos, ANY)
+@_entry("cos", ieee.cos, ANY, special=[((-INF,), NAN, (NAN,))])
 def d_cos(x: Num, out: Num) -> tuple[Num]:
     """d cos x = -sin x dx"""
     return (-_sin(x),)

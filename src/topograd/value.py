@@ -13,12 +13,14 @@ Forward of every op is here; each op's derivative is in ``rules.py``; the backwa
 
 from __future__ import annotations
 
+import math
 import numbers
 from collections.abc import Sequence
+from typing import cast
 
 from . import engine
 from .engine import grad_mode
-from .rules import OPS, Num, Op
+from .rules import OPS, VARIADIC, Num, Op
 
 Real = float | int  # and NumPy real scalars, checked at run time
 
@@ -56,14 +58,15 @@ class Value:
     """
 
     # Two operand slots instead of a parents tuple: a tuple per node would cost 56 more bytes and
-    # one more object for the cyclic garbage collector to track. An n-ary op keeps a tuple in _x.
+    # one more object for the cyclic garbage collector to track. A variadic op keeps its operands
+    # as a tuple in _x.
     __slots__ = ("_op", "_x", "_y", "data", "grad", "label")
 
     data: float
     grad: float
     label: str
     _op: Op
-    _x: Value | None
+    _x: Value | tuple[Value, ...] | None
     _y: Value | None
 
     def __init__(self, data: Real, label: str = "") -> None:
@@ -84,9 +87,11 @@ class Value:
         """The operands of the op that produced this Value, in order; ``()`` for a leaf."""
         arity = self._op.arity
         if arity == 2:
-            return (self._x, self._y)  # type: ignore[return-value]
+            return (cast(Value, self._x), cast(Value, self._y))
         if arity == 1:
-            return (self._x,)  # type: ignore[return-value]
+            return (cast(Value, self._x),)
+        if arity == VARIADIC:
+            return cast(tuple[Value, ...], self._x)
         return ()
 
     @property
@@ -182,11 +187,10 @@ class Value:
 
     def _vjp(self, grad: Num, create_graph: bool) -> tuple[Num, ...]:
         rule = self._op.rule
-        x, y = self._x, self._y
         if create_graph:
             partials = rule(*self.parents, self)
-        elif y is not None:
-            dx, dy = rule(x.data, y.data, self.data)  # type: ignore[union-attr]
+        elif self._op.arity == 2:  # the hot path, spelt out
+            dx, dy = rule(cast(Value, self._x).data, cast(Value, self._y).data, self.data)
             return dx * grad, dy * grad
         else:
             partials = rule(*[p.data for p in self.parents], self.data)
@@ -205,17 +209,25 @@ class Value:
             return _constant(grad)
         return grad
 
+    def _has_nan(self, grad: Num) -> bool:
+        return math.isnan(grad.data if isinstance(grad, Value) else grad)
 
-def _result(data: float, op: Op, x: Value | None = None, y: Value | None = None) -> Value:
+
+def _result(
+    data: float, op: Op, x: Value | tuple[Value, ...] | None = None, y: Value | None = None
+) -> Value:
     """A new node made by ``op`` from ``x`` (and ``y``); a leaf under ``no_grad``."""
     out = _new(Value)
     out.data = data
     out.grad = 0.0
     out.label = ""
-    if grad_mode.enabled:
+    record = grad_mode.record
+    if record:
         out._op = op
         out._x = x
         out._y = y
+        if record is not True:  # anomaly mode: remember where the user made it
+            record.remember(out)
     else:
         out._op = LEAF
         out._x = out._y = None

@@ -1,0 +1,126 @@
+"""Ops that users define: a forward on floats and a derivative rule, like the built-in ones.
+
+>>> import math
+>>> import topograd as tg
+>>> cube = tg.custom_op(lambda x: x**3, lambda x, out: (3 * x * x,), name="cube")
+>>> x = tg.Value(2.0)
+>>> y = cube(x)
+>>> y.backward()
+>>> y.op, y.data, x.grad
+('cube', 8.0, 12.0)
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from typing import Any
+
+from .rules import VARIADIC, Num, Op
+from .value import Real, Value, _describe, _is_real, _lift, _result
+
+
+class CustomOpError(TypeError):
+    """A custom op was given, or gave back, something it cannot work with."""
+
+
+def custom_op(
+    forward: Callable[..., float], derivative: Callable[..., Any], *, name: str
+) -> Callable[..., Value]:
+    """A new op: ``forward(*floats) -> float`` and ``derivative(*inputs, out) -> partials``.
+
+    The result accepts Values or numbers and returns a Value whose ``.op`` is ``name``; it takes
+    part in backward, ``no_grad``, ``gradcheck`` and anomaly mode like a built-in op. Under
+    ``create_graph=True`` the derivative is called with Values: written with topograd's operators
+    and methods (``x.cos()``, not ``math.cos(x)``) it gives higher derivatives too; where it
+    cannot take Values, the error says so and names the op.
+    """
+    if not isinstance(name, str) or not name:
+        raise TypeError(f"custom_op() needs a non-empty str name, got {_describe(name)}")
+    if not callable(forward) or not callable(derivative):
+        raise TypeError(f"custom_op({name!r}) takes callables as forward and derivative")
+    op = Op(name, VARIADIC, forward, _UserRule(name, forward, derivative))
+
+    def apply(*inputs: Value | Real) -> Value:
+        if not inputs:
+            raise TypeError(f"custom op {name!r} takes at least one input")
+        operands = []
+        for x in inputs:
+            operand = _lift(x)
+            if operand is None:
+                raise TypeError(
+                    f"custom op {name!r} takes Values or real numbers, got {_describe(x)}"
+                )
+            operands.append(operand)
+        out = forward(*[v.data for v in operands])
+        if not _is_real(out):
+            raise CustomOpError(
+                f"the forward of custom op {name!r} returned {_describe(out)}, not a real number"
+            )
+        return _result(float(out), op, tuple(operands))
+
+    apply.__name__ = apply.__qualname__ = name
+    apply.__doc__ = f"The custom op {name!r}."
+    return apply
+
+
+class _UserRule:
+    """The user's derivative as an entry of the rule table, checking what it gives back."""
+
+    __slots__ = ("derivative", "forward", "name")
+
+    def __init__(self, name: str, forward: Callable[..., float], derivative: Callable[..., Any]):
+        self.name, self.forward, self.derivative = name, forward, derivative
+
+    def __call__(self, *args: Num) -> tuple[Num, ...]:
+        *inputs, out = args
+        with_values = isinstance(out, Value)
+        try:
+            partials = self.derivative(*args)
+        except TypeError as error:
+            if not with_values:
+                raise
+            raise CustomOpError(
+                f"the derivative of custom op {self.name!r} cannot take Values, so "
+                f"create_graph=True cannot differentiate through it ({error}). Write it with "
+                "topograd's operators and methods (x.cos(), x * x, ...), not math or .data"
+            ) from error
+        if not isinstance(partials, (tuple, list)) or len(partials) != len(inputs):
+            raise CustomOpError(
+                f"the derivative of custom op {self.name!r} must return {len(inputs)} "
+                f"partial(s), one per input; it returned {_describe(partials)}"
+            )
+        for p in partials:
+            if not isinstance(p, Value) and not _is_real(p):
+                raise CustomOpError(
+                    f"the derivative of custom op {self.name!r} gave {_describe(p)} as a partial"
+                )
+        if with_values:
+            self._refuse_hidden_constants(inputs, partials)
+        return tuple(p if isinstance(p, Value) else float(p) for p in partials)
+
+    def _refuse_hidden_constants(self, inputs: list[Num], partials: Any) -> None:
+        """Under create_graph, a partial given back as a plain number is a constant to the next
+        derivative. That is right only if the partial really is constant: one computed from
+        ``.data`` is not, and would give a silently wrong second derivative. Probe it: recompute
+        the partials in floats a little way off, and refuse if a number-valued one moves."""
+        if all(isinstance(p, Value) for p in partials):
+            return
+        xs = [x.data if isinstance(x, Value) else x for x in inputs]
+        for i in range(len(xs)):
+            moved = [*xs[:i], xs[i] + 1e-3 * max(1.0, abs(xs[i])), *xs[i + 1 :]]
+            shifted = self.derivative(*moved, self.forward(*moved))
+            for j, (p, q) in enumerate(zip(partials, shifted)):
+                if not isinstance(p, Value) and _differs(float(p), float(q)):
+                    raise CustomOpError(
+                        f"the derivative of custom op {self.name!r} gave partial {j} as a "
+                        f"plain number under create_graph=True, but it changes with input {i}: "
+                        "higher derivatives would be wrong. Compute it from the Values it is "
+                        "given, not from .data"
+                    )
+
+
+def _differs(a: float, b: float) -> bool:
+    if math.isnan(a) or math.isnan(b):
+        return math.isnan(a) != math.isnan(b)
+    return abs(a - b) > 1e-12 * max(1.0, abs(a))
