@@ -1,0 +1,83 @@
+"""Anomaly mode: a NaN in backward names the op, its label and the line that made it."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+import topograd as tg
+
+
+def test_nan_in_backward_names_sqrt_and_the_line_that_built_it() -> None:
+    x = tg.Value(0.0)
+    with tg.detect_anomaly():
+        y = x.sqrt() * 0  # the line the error must name
+        line = (
+            test_nan_in_backward_names_sqrt_and_the_line_that_built_it.__code__.co_firstlineno + 3
+        )
+        with pytest.raises(tg.AnomalyError) as caught:
+            y.backward()
+    message = str(caught.value)
+    assert "backward of 'sqrt'" in message
+    assert f"{__file__}:{line}, in test_nan_in_backward" in message
+    assert "y = x.sqrt() * 0" in message
+
+
+def test_the_label_is_named_too() -> None:
+    x = tg.Value(0.0)
+    with tg.detect_anomaly():
+        h = x.sqrt()
+        h.label = "root"
+        with pytest.raises(tg.AnomalyError, match=r"'sqrt' \(label 'root'\)"):
+            (h * 0).backward()
+
+
+def test_with_the_mode_off_the_nan_flows_and_nothing_raises() -> None:
+    x = tg.Value(0.0)
+    y = x.sqrt() * 0
+    y.backward()
+    assert y.data == 0.0
+    assert math.isnan(x.grad)
+
+
+def test_after_the_mode_ends_nothing_is_remembered_or_checked() -> None:
+    with tg.detect_anomaly():
+        pass
+    x = tg.Value(0.0)
+    (x.sqrt() * 0).backward()
+    assert math.isnan(x.grad)
+
+
+def test_a_node_made_before_the_mode_is_still_reported() -> None:
+    x = tg.Value(0.0)
+    y = x.sqrt() * 0
+    with tg.detect_anomaly(), pytest.raises(tg.AnomalyError, match="before detect_anomaly"):
+        y.backward()
+
+
+def test_no_grad_inside_the_mode_then_back() -> None:
+    x = tg.Value(0.0)
+    with tg.detect_anomaly():
+        with tg.no_grad():
+            assert not tg.is_grad_enabled()
+            assert (x * 2).op == ""
+        assert tg.is_grad_enabled()
+        y = x.sqrt() * 0
+        with pytest.raises(tg.AnomalyError):
+            y.backward()
+    assert tg.is_grad_enabled()
+
+
+def test_grad_with_create_graph_checks_too() -> None:
+    x = tg.Value(0.0)
+    with tg.detect_anomaly(), pytest.raises(tg.AnomalyError, match="'sqrt'"):
+        tg.grad(x.sqrt() * 0, [x], create_graph=True)
+
+
+def test_finite_gradients_pass_untouched() -> None:
+    x = tg.Value(0.5)
+    with tg.detect_anomaly():
+        y = (x * x).tanh()
+        y.backward()
+    assert x.grad == pytest.approx(2 * 0.5 * (1 - math.tanh(0.25) ** 2), rel=1e-15)

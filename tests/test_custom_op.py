@@ -1,0 +1,120 @@
+"""Custom ops take part in everything a built-in op does."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+import torch
+from oracle import leaf
+
+import topograd as tg
+
+square = tg.custom_op(lambda x: x * x, lambda x, out: (2 * x,), name="square")
+hypot = tg.custom_op(
+    math.hypot, lambda x, y, out: (x / out, y / out), name="hypot"
+)  # written with operators only: works on floats and on Values
+fma = tg.custom_op(lambda x, y, z: x * y + z, lambda x, y, z, out: (y, x, 1.0), name="fma")
+
+
+def test_backward_through_a_custom_op() -> None:
+    x = tg.Value(3.0)
+    y = square(x).tanh()
+    y.backward()
+    assert (y.parents[0].op, y.parents[0].parents) == ("square", (x,))
+    assert x.grad == pytest.approx((1 - math.tanh(9.0) ** 2) * 6.0, rel=1e-15)
+
+
+def test_numbers_mixed_in_become_constant_leaves() -> None:
+    x = tg.Value(4.0)
+    y = hypot(3, x) + square(2.0)
+    y.backward()
+    assert y.data == 9.0
+    assert x.grad == pytest.approx(4.0 / 5.0, rel=1e-15)
+
+
+def test_a_custom_op_with_three_inputs() -> None:
+    x, y, z = tg.Value(2.0), tg.Value(3.0), tg.Value(5.0)
+    out = fma(x, y, z)
+    assert (out.op, out.data, out.parents) == ("fma", 11.0, (x, y, z))
+    out.backward()
+    assert (x.grad, y.grad, z.grad) == (3.0, 2.0, 1.0)
+
+
+def test_under_no_grad_a_custom_op_records_nothing() -> None:
+    with tg.no_grad():
+        y = square(tg.Value(3.0))
+    assert (y.op, y.parents, y.data) == ("", (), 9.0)
+
+
+def test_custom_ops_pass_gradcheck() -> None:
+    assert tg.gradcheck(lambda x, y: hypot(x, square(y)) * fma(x, y, x), [0.7, -1.3])
+
+
+def test_second_and_third_derivatives_of_a_custom_op_match_torch() -> None:
+    x, t = tg.Value(0.8), leaf(0.8)
+    ours = hypot(x, square(x))  # sqrt(x^2 + x^4)
+    theirs = torch.sqrt(t * t + (t * t) ** 2)
+    for _ in range(3):
+        (ours,) = tg.grad(ours, [x], create_graph=True)
+        (theirs,) = torch.autograd.grad(theirs, [t], create_graph=True)
+        assert ours.data == pytest.approx(theirs.item(), rel=1e-12)
+
+
+def test_a_constant_partial_is_a_true_constant_under_create_graph() -> None:
+    double = tg.custom_op(lambda x: 2 * x, lambda x, out: (2.0,), name="double")
+    x = tg.Value(1.5)
+    (d1,) = tg.grad(double(x) * x, [x], create_graph=True)  # 4x
+    assert tg.grad(d1, [x]) == [4.0]
+
+
+def test_a_derivative_that_cannot_take_values_says_so_under_create_graph() -> None:
+    msin = tg.custom_op(math.sin, lambda x, out: (math.cos(x),), name="msin")
+    x = tg.Value(0.5)
+    (d1,) = tg.grad(msin(x), [x])  # floats: fine
+    assert d1 == math.cos(0.5)
+    with pytest.raises(tg.CustomOpError, match="'msin' cannot take Values"):
+        tg.grad(msin(x), [x], create_graph=True)
+
+
+def test_a_partial_computed_from_data_is_refused_not_silently_constant() -> None:
+    def cos_of_data(x, out):  # type: ignore[no-untyped-def]
+        return (math.cos(x.data if isinstance(x, tg.Value) else x),)
+
+    dsin = tg.custom_op(math.sin, cos_of_data, name="dsin")
+    x = tg.Value(0.5)
+    assert tg.grad(dsin(x), [x]) == [math.cos(0.5)]
+    with pytest.raises(tg.CustomOpError, match=r"'dsin'.*changes with input 0"):
+        tg.grad(dsin(x), [x], create_graph=True)
+
+
+def test_a_derivative_with_the_wrong_number_of_partials_is_refused() -> None:
+    bad = tg.custom_op(lambda x, y: x * y, lambda x, y, out: (y,), name="bad mul")
+    with pytest.raises(tg.CustomOpError, match="'bad mul' must return 2 partial"):
+        bad(tg.Value(1.0), 2.0).backward()
+
+
+def test_a_forward_that_returns_no_number_is_refused() -> None:
+    bad = tg.custom_op(lambda x: "x", lambda x, out: (1.0,), name="stringy")
+    with pytest.raises(tg.CustomOpError, match="'stringy' returned str"):
+        bad(1.0)
+
+
+@pytest.mark.parametrize("bad", ["1", None, [1.0]])
+def test_a_custom_op_refuses_inputs_that_are_not_numbers(bad: object) -> None:
+    with pytest.raises(TypeError, match="'square' takes Values or real numbers"):
+        square(bad)  # type: ignore[arg-type]
+
+
+def test_a_custom_op_needs_a_name_and_callables() -> None:
+    with pytest.raises(TypeError, match="name"):
+        tg.custom_op(abs, abs, name="")
+    with pytest.raises(TypeError, match="callables"):
+        tg.custom_op(abs, 3, name="x")  # type: ignore[arg-type]
+
+
+def test_anomaly_mode_names_a_custom_op_that_makes_nan() -> None:
+    shaky = tg.custom_op(math.sqrt, lambda x, out: (0.5 / out if out else math.nan,), name="shaky")
+    x = tg.Value(0.0)
+    with tg.detect_anomaly(), pytest.raises(tg.AnomalyError, match="'shaky'"):
+        shaky(x).backward()

@@ -1,0 +1,195 @@
+"""gradcheck: passes right rules, catches and names wrong ones, tells bugs from noise."""
+
+from __future__ import annotations
+
+import math
+import random
+import statistics
+
+import pytest
+from oracle import ON_VALUES
+
+import topograd as tg
+from topograd import cli, ieee
+from topograd.check import (
+    STEP,
+    central,
+    check_rule,
+    derivative,
+    draw_point,
+    localise,
+    richardson,
+)
+from topograd.rules import OPS
+
+# op, a wrong rule, an expression that uses the op, and a point where the mutant is wrong.
+MUTANTS = [
+    ("sin", lambda x, out: (out,), lambda x: (x * 2).sin() + x, [0.7]),
+    ("cos", lambda x, out: (ieee.sin(x),), lambda x: x.cos(), [0.7]),
+    ("tanh", lambda x, out: (1 - out,), lambda x: (x * 0.5).tanh(), [0.8]),
+    ("exp", lambda x, out: (1.0,), lambda x: x.exp() * 2, [0.3]),
+    ("log", lambda x, out: (ieee.div(1.0, x * x),), lambda x: (x + 1).log(), [0.5]),
+    ("sqrt", lambda x, out: (ieee.div(1.0, out),), lambda x: x.sqrt(), [2.0]),
+    ("sigmoid", lambda x, out: (out,), lambda x: x.sigmoid(), [0.4]),
+    ("relu", lambda x, out: (1.0,), lambda x: x.relu() + x, [-0.5]),
+    ("abs", lambda x, out: (1.0,), lambda x: abs(x), [-1.5]),
+    ("neg", lambda x, out: (1.0,), lambda x: -x * x, [1.2]),
+    ("+", lambda x, y, out: (1.0, 0.0), lambda x, y: (x + y) * y, [0.5, 1.5]),
+    ("-", lambda x, y, out: (1.0, 1.0), lambda x, y: x - y, [0.5, 1.5]),
+    ("*", lambda x, y, out: (x, y), lambda x, y: x * y, [0.5, 1.5]),
+    ("/", lambda x, y, out: (ieee.div(1.0, y), ieee.div(out, y)), lambda x, y: x / y, [0.5, 1.5]),
+    ("**", lambda x, y, out: (y * ieee.power(x, y), out), lambda x, y: x**y, [1.5, 2.5]),
+]
+
+
+def test_mutants_cover_every_op() -> None:
+    assert {m[0] for m in MUTANTS} == set(OPS)
+
+
+@pytest.mark.parametrize(("op", "mutant", "fn", "point"), MUTANTS, ids=[m[0] for m in MUTANTS])
+def test_a_wrong_rule_is_caught_and_named(op, mutant, fn, point, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    assert tg.gradcheck(fn, point)
+    monkeypatch.setattr(OPS[op], "rule", mutant)
+    with pytest.raises(tg.GradcheckError, match="Jacobian mismatch for output 0") as caught:
+        tg.gradcheck(fn, point)
+    assert caught.value.fault is not None
+    assert caught.value.fault.op == op
+    assert f"op {op!r}" in str(caught.value)
+
+
+@pytest.mark.parametrize(("op", "mutant", "fn", "point"), MUTANTS, ids=[m[0] for m in MUTANTS])
+def test_a_wrong_rule_fails_topograd_check(op, mutant, fn, point, monkeypatch, capsys) -> None:  # type: ignore[no-untyped-def]
+    monkeypatch.setattr(OPS[op], "rule", mutant)
+    assert not check_rule(OPS[op], points=50).passed
+    assert cli.main(["check", "--points", "20"]) == 1
+    out = capsys.readouterr().out
+    assert re_line(out, op).endswith("FAIL")
+    assert f"1 failed: {op}" in out
+
+
+def re_line(text: str, op: str) -> str:
+    return next(line for line in text.splitlines() if line.split(" ")[0] == op).rstrip()
+
+
+@pytest.mark.parametrize(("op", "mutant", "fn", "point"), MUTANTS, ids=[m[0] for m in MUTANTS])
+def test_a_wrong_rule_in_a_custom_op_is_named(op, mutant, fn, point) -> None:  # type: ignore[no-untyped-def]
+    arity = OPS[op].arity
+    broken = tg.custom_op(OPS[op].forward, mutant, name=f"my {op}")
+    with pytest.raises(tg.GradcheckError) as caught:
+        tg.gradcheck(lambda *xs: broken(*xs) * 1.5, point[:arity])
+    assert caught.value.fault is not None
+    assert caught.value.fault.op == f"my {op}"
+
+
+@pytest.mark.parametrize("op", sorted(OPS))
+def test_every_builtin_op_passes_gradcheck_at_a_thousand_points(op: str) -> None:
+    rng = random.Random(f"gradcheck {op}")
+    for _ in range(1000):
+        assert tg.gradcheck(ON_VALUES[op], draw_point(OPS[op], rng))
+
+
+def test_every_builtin_rule_passes_topograd_check() -> None:
+    assert cli.main(["check", "--points", "200"]) == 0
+
+
+def test_the_fault_names_label_inputs_and_both_partials(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    monkeypatch.setattr(OPS["sin"], "rule", lambda x, out: (out,))
+
+    def fn(x):  # type: ignore[no-untyped-def]
+        h = (x * 3).sin()
+        h.label = "h"
+        return h * x
+
+    with pytest.raises(tg.GradcheckError) as caught:
+        tg.gradcheck(fn, [0.5])
+    fault = caught.value.fault
+    assert fault is not None
+    assert (fault.op, fault.label, fault.inputs, fault.input_index) == ("sin", "h", (1.5,), 0)
+    assert fault.expected == pytest.approx(math.cos(1.5), rel=1e-10)
+    assert fault.given == math.sin(1.5)
+    message = str(caught.value)
+    assert message.startswith("Jacobian mismatch for output 0 with respect to input 0,\nnumerical:")
+    assert "\nanalytical:" in message
+    assert "op 'sin' (label 'h') at inputs (1.5,)" in message
+
+
+def test_a_gradient_lost_outside_the_graph_is_said_so() -> None:
+    with pytest.raises(tg.GradcheckError, match="outside the graph") as caught:
+        tg.gradcheck(lambda x: x * x.data, [1.5])  # d/dx is 2x, the graph says x
+    assert caught.value.fault is None
+
+
+def test_a_wrong_rule_is_located_even_behind_a_kink(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    monkeypatch.setattr(OPS["exp"], "rule", lambda x, out: (2 * out,))
+    with pytest.raises(tg.GradcheckError) as caught:
+        tg.gradcheck(lambda x: (x * 0).relu() + x.exp(), [0.5])  # relu sits at its kink, 0
+    assert caught.value.fault is not None
+    assert caught.value.fault.op == "exp"
+
+
+def test_raise_exception_false_returns_false(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    monkeypatch.setattr(OPS["tanh"], "rule", lambda x, out: (out,))
+    assert tg.gradcheck(lambda x: x.tanh(), [0.3], raise_exception=False) is False
+
+
+def test_backward_that_is_not_reentrant_is_caught() -> None:
+    noise = random.Random(0)
+    jittery = tg.custom_op(
+        math.sin, lambda x, out: (math.cos(x) + noise.uniform(-1e-12, 1e-12),), name="jittery"
+    )
+    with pytest.raises(tg.GradcheckError, match="not reentrant"):
+        tg.gradcheck(jittery, [0.4])
+
+
+@pytest.mark.parametrize("bad", [["1.0"], [None], [1j], [True]])
+def test_gradcheck_refuses_inputs_that_are_not_numbers(bad: list[object]) -> None:
+    with pytest.raises(TypeError, match="input 0"):
+        tg.gradcheck(lambda x: x, bad)  # type: ignore[arg-type]
+
+
+def test_gradcheck_refuses_a_function_that_returns_no_value() -> None:
+    with pytest.raises(TypeError, match="must return a Value"):
+        tg.gradcheck(lambda x: x.data, [1.0])
+
+
+@pytest.mark.parametrize(
+    ("f", "df"),
+    [(math.exp, math.exp), (math.sin, math.cos), (math.tanh, lambda x: 1 - math.tanh(x) ** 2)],
+)
+def test_richardson_reaches_far_below_a_central_difference(f, df) -> None:  # type: ignore[no-untyped-def]
+    xs = [0.1 + 0.05 * i for i in range(60)]
+
+    def median_error(estimate):  # type: ignore[no-untyped-def]
+        return statistics.median(abs(estimate(x) - df(x)) / abs(df(x)) for x in xs)
+
+    plain = median_error(lambda x: central(f, x, STEP * max(1.0, abs(x))))
+    extrapolated = median_error(lambda x: derivative(f, x, richardson_levels=4))
+    assert extrapolated < 2e-13
+    assert plain > 100 * extrapolated
+    assert abs(richardson(f, 0.3, 1e-2, 4) - df(0.3)) < 1e-12
+
+
+def test_richardson_tells_a_small_real_bug_from_noise(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    strict = {"atol": 0.0, "rtol": 1e-11, "richardson_levels": 4}
+    assert tg.gradcheck(lambda x: (x * x).sin().exp(), [0.8], **strict)
+    with pytest.raises(tg.GradcheckError):  # plain differences are too noisy for that tolerance
+        tg.gradcheck(lambda x: (x * x).sin().exp(), [0.8], atol=0.0, rtol=1e-11)
+    monkeypatch.setattr(OPS["exp"], "rule", lambda x, out: (out * (1 + 1e-9),))
+    with pytest.raises(tg.GradcheckError) as caught:  # a 1e-9 error in a rule
+        tg.gradcheck(lambda x: (x * x).sin().exp(), [0.8], **strict)
+    assert caught.value.fault is not None
+    assert caught.value.fault.op == "exp"
+
+
+def test_scaled_step_follows_the_size_of_the_input() -> None:
+    def cube(x):  # type: ignore[no-untyped-def]
+        return x * x * x
+
+    # at x = 1e4 a fixed step of 1e-6 drowns in the round-off of f = 1e12
+    assert tg.gradcheck(cube, [1e4], scaled_step=True, atol=0, rtol=1e-9)
+    assert not tg.gradcheck(cube, [1e4], atol=0, rtol=1e-9, raise_exception=False)
+
+
+def test_localise_finds_nothing_in_a_sound_graph() -> None:
+    x = tg.Value(0.3)
+    assert localise((x * x).tanh() / (x + 2)) is None
