@@ -11,15 +11,8 @@ from oracle import ON_VALUES
 
 import topograd as tg
 from topograd import cli, ieee
-from topograd.check import (
-    STEP,
-    central,
-    check_rule,
-    derivative,
-    draw_point,
-    localise,
-    richardson,
-)
+from topograd.check import check_rule, draw_point, localise
+from topograd.numeric import STEP, central, derivative, richardson
 from topograd.rules import OPS
 
 # op, a wrong rule, an expression that uses the op, and a point where the mutant is wrong.

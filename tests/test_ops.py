@@ -10,7 +10,8 @@ import pytest
 from oracle import ON_TENSORS, ON_VALUES, same, torch_grads
 
 import topograd as tg
-from topograd.check import central_difference, draw_point
+from topograd.check import draw_point
+from topograd.numeric import central_difference
 from topograd.rules import OPS
 
 POINTS_PER_OP = 200

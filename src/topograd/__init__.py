@@ -10,7 +10,7 @@
 
 from .check import GradcheckError, gradcheck
 from .custom import CustomOpError, custom_op
-from .engine import AnomalyError, detect_anomaly, is_grad_enabled, no_grad
+from .modes import AnomalyError, detect_anomaly, is_grad_enabled, no_grad
 from .value import Value, backward, grad
 
 __all__ = [

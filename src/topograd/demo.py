@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from .check import central_difference
 from .engine import topological_order
+from .numeric import central_difference
 from .value import Value
 
 

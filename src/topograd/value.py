@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from typing import cast
 
 from . import engine
-from .engine import grad_mode
+from .modes import grad_mode
 from .rules import OPS, VARIADIC, Num, Op
 
 Real = float | int  # and NumPy real scalars, checked at run time

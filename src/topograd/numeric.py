@@ -1,0 +1,92 @@
+"""Numerical derivatives: central differences, Richardson extrapolation, and the derivative of
+a graph's output with respect to any of its nodes by replaying the recorded forward.
+
+>>> import math
+>>> abs(derivative(math.sin, 0.3, richardson_levels=4) - math.cos(0.3)) < 1e-14
+True
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from itertools import pairwise
+
+from .engine import topological_order
+from .value import Value
+
+STEP = 6.055454452393343e-06  # cbrt(machine epsilon): the central step with the least total error
+
+
+# Numerical derivatives of a function of one float.
+
+
+def central(f: Callable[[float], float], x: float, h: float) -> float:
+    """(f(x + h) - f(x - h)) / 2h, with the step as the floats really hold it."""
+    up, down = x + h, x - h
+    return (f(up) - f(down)) / (up - down)
+
+
+def richardson(f: Callable[[float], float], x: float, h: float, levels: int = 4) -> float:
+    """Central differences at steps h, h/2, h/4, ... combined to cancel h^2, h^4, h^6, ...:
+    about 1e-13 where a plain central difference reaches 1e-10."""
+    table = [central(f, x, h / 2**k) for k in range(levels)]
+    for j in range(1, levels):
+        weight = 4**j
+        table = [(weight * fine - coarse) / (weight - 1) for coarse, fine in pairwise(table)]
+    return table[0]
+
+
+def derivative(
+    f: Callable[[float], float],
+    x: float,
+    *,
+    eps: float = 1e-6,
+    scaled_step: bool = False,
+    richardson_levels: int = 0,
+) -> float:
+    """f'(x) numerically: a central difference with step ``eps``, or ``cbrt(machine eps) *
+    max(1, |x|)`` when ``scaled_step``; Richardson extrapolation over ``richardson_levels``."""
+    scale = max(1.0, abs(x))
+    if not richardson_levels:
+        return central(f, x, STEP * scale if scaled_step else eps)
+    # Start long (extrapolation removes the truncation error) and shorten the step until two
+    # estimates agree: a long step may cross a kink or leave the domain (relu near 0, log near 0).
+    h, previous = 2.0**-5 * scale, math.nan
+    while h >= STEP * scale:
+        if math.isfinite(f(x + h)) and math.isfinite(f(x - h)):
+            estimate = richardson(f, x, h, richardson_levels)
+            if abs(estimate - previous) <= 1e-10 * max(1.0, abs(estimate)):
+                return estimate
+            previous = estimate
+        h /= 4
+    return previous if math.isfinite(previous) else central(f, x, STEP * scale)
+
+
+def replay(output: Value, changed: dict[Value, float]) -> float:
+    """``output.data`` recomputed with the forward of every op, some nodes set to other values."""
+    values: dict[Value, float] = {}
+    for node in topological_order([output]):
+        if node in changed:
+            values[node] = changed[node]
+        elif node.parents:
+            values[node] = node._op.forward(*[values[p] for p in node.parents])
+        else:
+            values[node] = node.data
+    return values[output]
+
+
+def central_difference(output: Value, node: Value, step: float | None = None) -> float:
+    """d output / d node by a central difference, h = cbrt(eps) * max(1, |x|) by default.
+
+    The node may be a leaf or an intermediate; everything downstream of it is recomputed.
+
+    >>> import math
+    >>> import topograd as tg
+    >>> x = tg.Value(0.5)
+    >>> y = (x * x).sin()
+    >>> round(central_difference(y, x), 8), round(2 * 0.5 * math.cos(0.25), 8)
+    (0.96891242, 0.96891242)
+    """
+    h = step if step is not None else STEP * max(1.0, abs(node.data))
+    return central(lambda t: replay(output, {node: t}), node.data, h)
