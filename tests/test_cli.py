@@ -1,45 +1,155 @@
-"""The command line, driven as a user drives it: in a subprocess."""
+"""The command line, driven as a user drives it: in a subprocess, exit codes and messages."""
 
 from __future__ import annotations
 
+import json
 import re
 import subprocess
 import sys
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
 
 
-def topograd(*args: str) -> subprocess.CompletedProcess[str]:
+def topograd(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "topograd", *args], capture_output=True, text=True, timeout=60
+        [sys.executable, "-m", "topograd", *args],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=cwd,
     )
 
 
-def test_demo_prints_every_node_and_every_gradient_beside_its_check() -> None:
-    result = topograd("demo")
+def test_demo_tells_the_lesson_and_draws_the_graph(tmp_path: Path) -> None:
+    result = topograd("demo", "--out", str(tmp_path / "out"))
     assert result.returncode == 0, result.stderr
     out = result.stdout
-    assert "e = tanh(a*b + c)" in out
-    forward, backward = out.split("Backward pass")
-    for label, value in [
-        ("a", "2"),
-        ("b", "-3"),
-        ("c", "10"),
-        ("d = a*b", "-6"),
-        ("n = d + c", "4"),
-    ]:
-        assert re.search(rf"^  {re.escape(label)}\s+{value}\s", forward, re.M), label
+    forward, rest = out.split("2. Backward pass order")
+    for label, value in [("a", "2"), ("b", "-3"), ("c", "10"), ("d = a*b", "-6")]:
+        assert re.search(rf"^   {re.escape(label)}\s+{value}\s", forward, re.M), label
     assert "0.99932929973906703" in forward
-    rows = {}
-    for line in backward.splitlines()[2:]:
-        label, grad, numeric, gap = line.rsplit(maxsplit=3)
-        rows[label.strip()] = (float(grad), float(numeric), float(gap))
-    assert set(rows) == {"a", "b", "c", "d = a*b", "n = d + c", "e = tanh(n)"}
-    assert rows["a"][0] == -0.0040228520490775965
-    for grad, numeric, gap in rows.values():
-        assert gap == abs(grad - numeric) or abs(gap - abs(grad - numeric)) < 1e-13
-        assert abs(grad - numeric) <= 1e-8 * max(1.0, abs(numeric))
+    assert "e -> n -> c -> d -> b -> a" in rest
+    steps, checks = rest.split("4. Every gradient")
+    assert re.search(r"^\s+4\s+d = a\*b\s+\*\s+0.00134095\s+-> a\s+-3", steps, re.M)
+    for label in ["e = tanh(n)", "n = d + c", "c", "d = a*b", "b", "a"]:
+        row = re.search(rf"^   de/d {re.escape(label)}  +(.*)$", checks, re.M)
+        assert row is not None, label
+        numbers = [float(cell) for cell in row.group(1).split()]
+        backprop, numeric, gap = numbers[:3]
+        assert abs(backprop - numeric) <= 1e-8 * max(1.0, abs(numeric))
+        assert gap == pytest.approx(abs(backprop - numeric), rel=0.1, abs=1e-13)
+        if len(numbers) == 4:  # PyTorch's, where torch is installed
+            assert numbers[3] == pytest.approx(backprop, rel=1e-12)
+    assert "c = 0     de/dc = 2.46e-05, was 0.00134" in out
+    assert "a = 0     de/db = 0:" in out
+    assert "c = 100   e = 1.0; de/da = 0, de/db = 0, de/dc = 0" in out
+    svg = tmp_path / "out" / "lesson.svg"
+    assert str(svg) in out
+    assert len(ET.parse(svg).getroot().findall(".//{http://www.w3.org/2000/svg}rect")) == 7
 
 
-def test_no_command_is_a_usage_error() -> None:
-    result = topograd()
+def test_grad_prints_value_and_checked_gradients() -> None:
+    result = topograd("grad", "tanh(a*b + c)", "a=2", "b=-3", "c=10")
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[0] == "tanh(a*b + c)  at  a = 2, b = -3, c = 10"
+    assert lines[1] == "value  0.999329299739067"
+    grads = {cells[0]: [float(c) for c in cells[1:]] for cells in map(str.split, lines[4:7])}
+    assert grads["a"][0] == -0.0040228520490775965
+    assert grads["b"][0] == 0.002681901366051731
+    for backprop, numeric, gap in grads.values():
+        assert abs(backprop - numeric) < 1e-9
+        assert gap == pytest.approx(abs(backprop - numeric), rel=0.1)
+
+
+def test_grad_json_and_trace() -> None:
+    result = topograd("grad", "x*x + x", "x=3", "--json", "--trace")
+    assert result.returncode == 0, result.stderr
+    report = json.loads(result.stdout)
+    assert report["expression"] == "x*x + x"
+    assert report["value"] == 12.0
+    assert report["grads"] == {"x": 7.0}
+    assert report["central_differences"]["x"] == pytest.approx(7.0, rel=1e-9)
+    into_x = [
+        e["contribution"]
+        for s in report["trace"]["steps"]
+        for e in s["edges"]
+        if e["parent"] == "n0"
+    ]
+    assert into_x == [1.0, 3.0, 3.0]
+
+
+def test_grad_json_writes_infinities_as_strings() -> None:
+    result = topograd("grad", "log(x)", "x=0", "--json")
+    report = json.loads(result.stdout)
+    assert (report["value"], report["grads"]["x"]) == ("-inf", "inf")
+
+
+def test_grad_trace_table_shows_three_contributions_to_x() -> None:
+    result = topograd("grad", "x*x + x", "x=3", "--trace")
+    table = result.stdout.split("step by step:")[1]
+    assert len(re.findall(r"-> x\s", table)) == 3
+    assert re.search(r"-> x\s+3\s+3\s+7$", table, re.M)
+
+
+def test_grad_draws_svg_and_dot(tmp_path: Path) -> None:
+    svg, dot = tmp_path / "g.svg", tmp_path / "g.dot"
+    result = topograd("grad", "x*x + x", "x=3", "--svg", str(svg), "--dot", str(dot))
+    assert result.returncode == 0, result.stderr
+    assert ET.parse(svg).getroot().tag == "{http://www.w3.org/2000/svg}svg"
+    assert dot.read_text().count('"n0" -> "n1-op"') == 2
+
+
+BAD_INPUT = [
+    (["grad", "a.b", "a=1"], "attributes"),
+    (["grad", "foo(x)", "x=1"], "unknown function 'foo'"),
+    (["grad", "tanh(x, y)", "x=1", "y=2"], "exactly one argument"),
+    (["grad", "tanh(x=1)"], "keyword"),
+    (["grad", "(x", "x=1"], "syntax error"),
+    (["grad", "x +", "x=1"], "syntax error"),
+    (["grad", "x", "x"], "'x' is not NAME=VALUE"),
+    (["grad", "x", "=1"], "not NAME=VALUE"),
+    (["grad", "x", "x=abc"], "is not a number"),
+    (["grad", "x", "x="], "is not a number"),
+    (["grad", "x", "x=1", "x=2"], "given twice"),
+    (["grad", "x + y", "x=1"], "no value given for y"),
+    (["grad", "x", "x=1", "z=2"], "z not in the expression"),
+    (["grad", "__import__('os')", ""], "unknown function"),
+    (["grad", "x" * 2000, "x=1"], "at most 1000"),
+    (["grad", "9" * 300 + "**x", "x=1"], ""),  # not an error: a huge literal is inf
+    (["grad"], "required"),
+    (["grad", "x", "x=1", "--svg", "/no/such/dir/g.svg"], "cannot write"),
+    (["frobnicate"], "invalid choice"),
+    (["check", "--points", "0"], "at least 1"),
+]
+
+
+@pytest.mark.parametrize(("args", "message"), BAD_INPUT)
+def test_bad_input_is_one_line_on_stderr_and_exit_2(args: list[str], message: str) -> None:
+    result = topograd(*args)
+    if not message:
+        assert result.returncode == 0, result.stderr
+        return
     assert result.returncode == 2
-    assert "usage: topograd" in result.stderr
+    assert result.stdout == ""
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1, result.stderr
+    assert lines[0].startswith("error: ")
+    assert message in lines[0]
+    assert "Traceback" not in result.stderr
+
+
+def test_check_passes_every_builtin_rule() -> None:
+    result = topograd("check", "--points", "100")
+    assert result.returncode == 0, result.stdout
+    assert "15 rules checked" in result.stdout
+    assert "all pass" in result.stdout
+
+
+def test_help_names_every_command() -> None:
+    result = topograd("--help")
+    assert result.returncode == 0
+    for command in ("demo", "grad", "check"):
+        assert re.search(rf"^\s+{command}\s", result.stdout, re.M)

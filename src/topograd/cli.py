@@ -1,16 +1,37 @@
-"""The ``topograd`` command line: ``topograd demo``, ``topograd check``."""
+"""The ``topograd`` command line: ``demo``, ``grad`` and ``check``.
+
+Every refusal of user input is one line, ``error: ...``, on stderr, and exit status 2.
+"""
 
 from __future__ import annotations
 
 import argparse
+import json
+import sys
 from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, NoReturn
 
 from . import demo
 from .check import check_rules
+from .expr import ExpressionError, parse
+from .numeric import central_difference
+from .viz.draw import to_dot, to_svg
+from .viz.graph import json_number
+from .viz.trace import trace
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"error: {message} (see {self.prog} --help)\n")
+
+
+class UsageError(Exception):
+    """Bad input from the user: reported as one line, exit status 2."""
 
 
 def _demo(args: argparse.Namespace) -> int:
-    print(demo.run())
+    print(demo.run(Path(args.out)))
     return 0
 
 
@@ -34,6 +55,61 @@ def _check(args: argparse.Namespace) -> int:
     return 1 if failed else 0
 
 
+def _assignments(texts: Sequence[str]) -> dict[str, float]:
+    values: dict[str, float] = {}
+    for text in texts:
+        name, sep, number = text.partition("=")
+        name = name.strip()
+        if not sep or not name.isidentifier():
+            raise UsageError(f"{text!r} is not NAME=VALUE")
+        if name in values:
+            raise UsageError(f"{name} is given twice")
+        try:
+            values[name] = float(number)
+        except ValueError:
+            raise UsageError(f"the value of {name}, {number!r}, is not a number") from None
+    return values
+
+
+def _grad(args: argparse.Namespace) -> int:
+    expression = parse(args.expression)
+    out, inputs = expression.build(_assignments(args.values))
+    out.backward()
+    checks = {name: central_difference(out, v) for name, v in inputs.items()}
+    for path, draw in ((args.svg, to_svg), (args.dot, to_dot)):
+        if path:
+            _write(path, draw(out))
+    if args.json:
+        report: dict[str, Any] = {
+            "expression": expression.text,
+            "value": json_number(out.data),
+            "grads": {n: json_number(v.grad) for n, v in inputs.items()},
+            "central_differences": {n: json_number(c) for n, c in checks.items()},
+        }
+        if args.trace:
+            report["trace"] = trace(out).to_json()
+        print(json.dumps(report))
+        return 0
+    print(f"{expression.text}  at  {', '.join(f'{n} = {v.data:g}' for n, v in inputs.items())}")
+    print(f"value  {out.data!r}\n")
+    width = max([len(n) for n in inputs] + [4])
+    print(f"{'d/d' + ' ' * (width - 3)}  {'backprop':>24}  {'central difference':>24}  |diff|")
+    for name, v in inputs.items():
+        gap = abs(v.grad - checks[name])
+        print(f"{name:<{width}}  {v.grad!r:>24}  {checks[name]!r:>24}  {gap:.1e}")
+    if args.trace:
+        print("\nBackward pass, step by step:\n")
+        print(trace(out).table())
+    return 0
+
+
+def _write(path: str, text: str) -> None:
+    try:
+        Path(path).write_text(text)
+    except OSError as error:
+        raise UsageError(f"cannot write {path}: {error.strerror}") from None
+
+
 def _positive(text: str) -> int:
     value = int(text)
     if value < 1:
@@ -42,17 +118,37 @@ def _positive(text: str) -> int:
 
 
 def parser() -> argparse.ArgumentParser:
-    top = argparse.ArgumentParser(
+    top = _Parser(
         prog="topograd",
         description="Reverse-mode automatic differentiation you can read, check and trust.",
     )
-    commands = top.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    commands.add_parser(
+    commands = top.add_subparsers(
+        dest="command", required=True, metavar="COMMAND", parser_class=_Parser
+    )
+    demo_ = commands.add_parser(
         "demo",
-        help="the lesson: e = tanh(a*b + c), forward, backward and a numerical check",
-        description="Build e = tanh(a*b + c) at a=2, b=-3, c=10, run backprop and check every "
-        "gradient against central differences.",
-    ).set_defaults(run=_demo)
+        help="the lesson: e = tanh(a*b + c), forward, backward, checks, three experiments",
+        description="Build e = tanh(a*b + c) at a=2, b=-3, c=10, run backprop step by step, "
+        "check every gradient against central differences (and PyTorch where installed), try "
+        "three experiments, and draw the graph as SVG.",
+    )
+    demo_.add_argument("--out", default="out", help="folder for the drawing (default: out)")
+    demo_.set_defaults(run=_demo)
+    grad = commands.add_parser(
+        "grad",
+        help="differentiate an expression: topograd grad 'tanh(a*b + c)' a=2 b=-3 c=10",
+        description="Evaluate EXPR at the given values, run backprop, and print the value and "
+        "the gradient of every input beside its central-difference check. EXPR uses numbers, "
+        "names, + - * / **, and tanh exp log relu sigmoid sqrt sin cos abs.",
+        epilog="An expression that starts with '-' goes after '--': topograd grad -- '-x' x=1",
+    )
+    grad.add_argument("expression", metavar="EXPR")
+    grad.add_argument("values", metavar="NAME=VALUE", nargs="*")
+    grad.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    grad.add_argument("--trace", action="store_true", help="add the backward pass step by step")
+    grad.add_argument("--svg", metavar="FILE", help="draw the graph as SVG into FILE")
+    grad.add_argument("--dot", metavar="FILE", help="write the graph as Graphviz DOT into FILE")
+    grad.set_defaults(run=_grad)
     check = commands.add_parser(
         "check",
         help="check every built-in derivative rule against central differences",
@@ -68,5 +164,9 @@ def parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = parser().parse_args(argv)
-    status: int = args.run(args)
+    try:
+        status: int = args.run(args)
+    except (UsageError, ExpressionError) as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
     return status

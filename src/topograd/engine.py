@@ -18,7 +18,7 @@ contribution. A chain of a million nodes needs no deep stack.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, Protocol, TypeVar, cast
 
 from .modes import AnomalyLog, grad_mode
@@ -79,16 +79,25 @@ def topological_order(roots: Sequence[N]) -> list[N]:
     return order
 
 
+Observer = Callable[[Any, Any, Sequence[Any]], None]
+
+
 def _propagate(
-    roots: Sequence[Node], seeds: Sequence[Any], create_graph: bool, capture: dict[Node, Any] | None
+    roots: Sequence[Node],
+    seeds: Sequence[Any],
+    create_graph: bool,
+    capture: dict[Node, Any] | None,
+    observer: Observer | None = None,
 ) -> None:
     """Run the backward pass from ``roots`` seeded with ``seeds``.
 
     Each finished gradient goes to the node's ``_accumulate_grad`` or, when ``capture`` is given,
-    only into ``capture``, for the nodes that are its keys.
+    only into ``capture``, for the nodes that are its keys. ``observer(node, grad,
+    contributions)`` sees every node as it is processed (the trace, anomaly mode).
     """
     record = grad_mode.record
-    anomalies = record if isinstance(record, AnomalyLog) else None
+    if isinstance(record, AnomalyLog):
+        observer = record.check if observer is None else _both(record.check, observer)
     uses = _count_uses(roots)
     pending: dict[Node, Any] = {}
     for root, seed in zip(roots, seeds):
@@ -102,11 +111,9 @@ def _propagate(
         elif node in capture:
             capture[node] = grad
         parents = node.parents
-        if not parents:
-            continue
-        contributions = node._vjp(grad, create_graph)
-        if anomalies is not None:
-            anomalies.check(node, contributions)
+        contributions = node._vjp(grad, create_graph) if parents else ()
+        if observer is not None:
+            observer(node, grad, contributions)
         for parent, contribution in zip(parents, contributions):
             total = pending.get(parent)
             # a new sum, never in place: a contribution may be shared with another input
@@ -115,6 +122,20 @@ def _propagate(
             uses[parent] = left
             if not left:
                 ready.append(parent)
+
+
+def _both(first: Observer, second: Observer) -> Observer:
+    def observe(node: Any, grad: Any, contributions: Sequence[Any]) -> None:
+        first(node, grad, contributions)
+        second(node, grad, contributions)
+
+    return observe
+
+
+def observe_backward(output: Node, seed: Any, observer: Observer) -> None:
+    """A backward from ``output`` that touches no ``.grad`` and shows ``observer`` every step:
+    in reverse topological order, each node, its gradient and its contributions to its parents."""
+    _propagate([output], [seed], False, {}, observer)
 
 
 def backward(outputs: Sequence[Node], grads: Sequence[Any]) -> None:

@@ -40,7 +40,7 @@ class AnomalyLog:
         place = f"{frame.f_code.co_filename}:{frame.f_lineno}, in {frame.f_code.co_name}"
         self.places[node] = f"{place}\n    {line}" if line else place
 
-    def check(self, node: Node, contributions: Sequence[Any]) -> None:
+    def check(self, node: Node, grad: Any, contributions: Sequence[Any]) -> None:
         for i, contribution in enumerate(contributions):
             if node._has_nan(contribution):
                 op, label = getattr(node, "op", "?"), getattr(node, "label", "")

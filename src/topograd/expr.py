@@ -1,0 +1,295 @@
+"""A safe parser for maths typed by users: ``tanh(a*b + c)``, ``x*x + x``, ``sqrt(x**2 + 1)``.
+
+Built on ``ast`` with a whitelist: numbers, names, ``+ - * / **``, unary ``+ -`` and calls of
+one argument to the built-in functions. Nothing is ever evaluated by Python: the parsed tree is
+walked by topograd itself, numbers become floats (so ``9**9**9`` is ``inf`` at once), and the
+size of the input and of the tree are bounded. Every refusal is an ``ExpressionError`` that says
+what was wrong and where.
+
+>>> e = parse("tanh(a*b + c)")
+>>> e.names
+('a', 'b', 'c')
+>>> out, inputs = e.build({"a": 2, "b": -3, "c": 10})
+>>> out.op, round(out.data, 6), inputs["a"].label
+('tanh', 0.999329, 'a')
+"""
+
+from __future__ import annotations
+
+import ast
+import math
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from .value import Value
+
+FUNCTIONS = ("tanh", "exp", "log", "relu", "sigmoid", "sqrt", "sin", "cos", "abs")
+MAX_LENGTH = 1000  # characters
+MAX_NODES = 400  # numbers, names and operations in the tree
+MAX_DEPTH = 200  # nesting of operations (a sum of n terms nests n deep)
+
+_BINARY: dict[type[ast.operator], Callable[[Any, Any], Any]] = {
+    ast.Add: lambda x, y: x + y,
+    ast.Sub: lambda x, y: x - y,
+    ast.Mult: lambda x, y: x * y,
+    ast.Div: lambda x, y: x / y,
+    ast.Pow: lambda x, y: x**y,
+}
+_UNARY: dict[type[ast.unaryop], Callable[[Any], Any]] = {
+    ast.USub: lambda x: -x,
+    ast.UAdd: lambda x: x,
+}
+_SYMBOL = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.Pow: "**"}
+_REFUSED = {  # what users try, and what to call it in the message
+    ast.Attribute: "attributes (a.b)",
+    ast.Subscript: "subscripts (a[b])",
+    ast.Lambda: "lambdas",
+    ast.Compare: "comparisons",
+    ast.BoolOp: "and / or",
+    ast.IfExp: "conditional expressions",
+    ast.NamedExpr: "assignments (:=)",
+    ast.Starred: "starred arguments",
+    ast.keyword: "keyword arguments",
+    ast.Tuple: "tuples",
+    ast.List: "lists",
+    ast.Dict: "dicts",
+    ast.Set: "sets",
+    ast.JoinedStr: "f-strings",
+    ast.ListComp: "comprehensions",
+    ast.GeneratorExp: "comprehensions",
+    ast.Await: "await",
+}
+
+
+class ExpressionError(ValueError):
+    """The text is not an expression topograd accepts; the message says why and where."""
+
+
+def _refuse(node: ast.AST, what: str) -> ExpressionError:
+    column = getattr(node, "col_offset", -1) + 1
+    return ExpressionError(f"{what} (at column {column})" if column > 0 else what)
+
+
+def _shifted(error: ExpressionError, shift: int) -> ExpressionError:
+    """The same refusal with its column counted in the text as typed (before stripping)."""
+    message = str(error)
+    head, sep, column = message.rpartition(" (at column ")
+    if not sep or not shift:
+        return error
+    return ExpressionError(f"{head} (at column {int(column.rstrip(')')) + shift})")
+
+
+@dataclass(frozen=True)
+class Expression:
+    """A parsed, checked expression: its text, its tree and its names in order of appearance."""
+
+    text: str
+    tree: ast.expr
+    names: tuple[str, ...]
+
+    def apply(
+        self,
+        leaf: Callable[[str], Any],
+        number: Callable[[float], Any],
+        functions: Mapping[str, Callable[[Any], Any]],
+    ) -> Any:
+        """Walk the tree with ``leaf(name)`` for names, ``number(x)`` for literals, and Python
+        operators on what they return: the same expression on Values, floats or tensors."""
+        return _Walk(self.text, leaf, number, functions).walk(self.tree)
+
+    def build(self, values: Mapping[str, float]) -> tuple[Value, dict[str, Value]]:
+        """The expression as a graph of Values: one labelled leaf per name (a name used twice is
+        one node), a constant leaf per number, a node per operation (written twice, two nodes)."""
+        missing = [n for n in self.names if n not in values]
+        if missing:
+            raise ExpressionError(f"no value given for {', '.join(missing)}")
+        unknown = [n for n in values if n not in self.names]
+        if unknown:
+            raise ExpressionError(f"{', '.join(unknown)} not in the expression {self.text!r}")
+        inputs = {name: Value(values[name], label=name) for name in self.names}
+        walk = _Walk(self.text, inputs.__getitem__, Value, VALUE_FUNCTIONS, _label)
+        return walk.walk(self.tree), inputs
+
+
+VALUE_FUNCTIONS: dict[str, Callable[[Value], Value]] = {
+    "tanh": Value.tanh,
+    "exp": Value.exp,
+    "log": Value.log,
+    "relu": Value.relu,
+    "sigmoid": Value.sigmoid,
+    "sqrt": Value.sqrt,
+    "sin": Value.sin,
+    "cos": Value.cos,
+    "abs": Value.__abs__,
+}
+
+
+def _label(value: Value, text: str) -> None:
+    """Label each operation with the text that wrote it; inputs keep their names (``+x`` is x)."""
+    if value.op:
+        value.label = text
+
+
+@dataclass(frozen=True)
+class _Walk:
+    text: str
+    leaf: Callable[[str], Any]
+    number: Callable[[float], Any]
+    functions: Mapping[str, Callable[[Any], Any]]
+    named: Callable[[Any, str], None] | None = None
+
+    def walk(self, root: ast.expr) -> Any:
+        """Evaluate the tree bottom-up, left operand first, without recursion."""
+        values: list[Any] = []
+        todo: list[tuple[ast.expr, bool]] = [(root, False)]
+        while todo:
+            node, operands_done = todo.pop()
+            if isinstance(node, ast.Constant):
+                values.append(self.number(_to_float(node.value)))
+            elif isinstance(node, ast.Name):
+                values.append(self.leaf(node.id))
+            elif not operands_done:
+                todo.append((node, True))
+                todo += [(child, False) for child in reversed(_operands(node))]
+            else:
+                values.append(self._operation(node, values))
+        return values.pop()
+
+    def _operation(self, node: ast.expr, values: list[Any]) -> Any:
+        if isinstance(node, ast.BinOp):
+            right, left = values.pop(), values.pop()
+            out = _BINARY[type(node.op)](left, right)
+        elif isinstance(node, ast.UnaryOp):
+            out = _UNARY[type(node.op)](values.pop())
+        else:
+            assert isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+            out = self.functions[node.func.id](values.pop())
+        if self.named is not None:
+            self.named(out, ast.get_source_segment(self.text.strip(), node) or "")
+        return out
+
+
+def _operands(node: ast.expr) -> list[ast.expr]:
+    if isinstance(node, ast.BinOp):
+        return [node.left, node.right]
+    if isinstance(node, ast.UnaryOp):
+        return [node.operand]
+    assert isinstance(node, ast.Call)
+    return [node.args[0]]
+
+
+def _to_float(x: object) -> float:
+    try:
+        return float(x)  # type: ignore[arg-type]
+    except OverflowError:  # an integer literal beyond float range
+        return math.inf
+
+
+def parse(text: str) -> Expression:
+    """Parse and check ``text``; raise ``ExpressionError`` saying what is wrong and where."""
+    if not isinstance(text, str):
+        raise ExpressionError(f"an expression is text, got {type(text).__name__}")
+    if len(text) > MAX_LENGTH:
+        raise ExpressionError(
+            f"the expression is {len(text)} characters long; at most {MAX_LENGTH}"
+        )
+    if not text.strip():
+        raise ExpressionError("the expression is empty")
+    shift = len(text) - len(text.lstrip())  # ast refuses leading blanks; columns count them
+    try:
+        tree = ast.parse(text.strip(), mode="eval").body
+    except SyntaxError as error:
+        where = f" (at column {error.offset + shift})" if error.offset else ""
+        raise ExpressionError(f"syntax error: {error.msg}{where}") from None
+    except (RecursionError, MemoryError):
+        raise ExpressionError(
+            f"the expression is nested too deeply; at most {MAX_DEPTH} levels"
+        ) from None
+    try:
+        names = _checked_names(tree)
+    except ExpressionError as error:
+        raise _shifted(error, shift) from None
+    return Expression(text, tree, names)
+
+
+def _checked_names(tree: ast.expr) -> tuple[str, ...]:
+    """Check every node of the tree, without recursion; the names in order of appearance."""
+    names: dict[str, None] = {}
+    count = 0
+    todo: list[tuple[ast.AST, int]] = [(tree, 1)]
+    while todo:
+        node, depth = todo.pop()
+        count += 1
+        if count > MAX_NODES:
+            raise ExpressionError(f"the expression has more than {MAX_NODES} parts")
+        if depth > MAX_DEPTH:
+            raise _refuse(node, f"the expression is nested more than {MAX_DEPTH} levels deep")
+        for child in _check(node, names):
+            todo.append((child, depth + 1))
+    return tuple(names)
+
+
+def _check(node: ast.AST, names: dict[str, None]) -> list[ast.AST]:
+    """Refuse anything off the whitelist; return the children to check next."""
+    if isinstance(node, ast.Constant):
+        if type(node.value) not in (int, float):
+            raise _refuse(
+                node, f"only numbers are allowed, not {type(node.value).__name__} literals"
+            )
+        return []
+    if isinstance(node, ast.Name):
+        if node.id in FUNCTIONS:
+            raise _refuse(node, f"{node.id} is a function: call it as {node.id}(...)")
+        names.setdefault(node.id)
+        return []
+    if isinstance(node, ast.BinOp):
+        if type(node.op) not in _BINARY:
+            raise _refuse(node, f"the operator {_operator(node.op)} is not allowed; use + - * / **")
+        return [node.right, node.left]
+    if isinstance(node, ast.UnaryOp):
+        if type(node.op) not in _UNARY:
+            raise _refuse(node, f"the operator {_operator(node.op)} is not allowed; use + - * / **")
+        return [node.operand]
+    if isinstance(node, ast.Call):
+        return [_check_call(node)]
+    what = _REFUSED.get(type(node), type(node).__name__)
+    raise _refuse(
+        node, f"{what} are not allowed" if what != type(node).__name__ else f"{what} is not allowed"
+    )
+
+
+def _check_call(node: ast.Call) -> ast.expr:
+    if isinstance(node.func, ast.Attribute):
+        method = node.func.attr
+        if method in FUNCTIONS:
+            raise _refuse(node, f"methods are not allowed; write {method}(...) around the operand")
+        raise _refuse(node, "attributes (a.b) are not allowed")
+    if not isinstance(node.func, ast.Name):
+        raise _refuse(node, "only the built-in functions can be called: " + ", ".join(FUNCTIONS))
+    name = node.func.id
+    if name not in FUNCTIONS:
+        raise _refuse(node, f"unknown function {name!r}; the functions are: {', '.join(FUNCTIONS)}")
+    if node.keywords:
+        raise _refuse(node.keywords[0], f"{name}() takes no keyword arguments")
+    for arg in node.args:
+        if isinstance(arg, ast.Starred):
+            raise _refuse(arg, "starred arguments are not allowed")
+    if len(node.args) != 1:
+        raise _refuse(node, f"{name}() takes exactly one argument, got {len(node.args)}")
+    return node.args[0]
+
+
+def _operator(op: ast.AST) -> str:
+    return {
+        ast.FloorDiv: "//",
+        ast.Mod: "%",
+        ast.MatMult: "@",
+        ast.BitAnd: "&",
+        ast.BitOr: "|",
+        ast.BitXor: "^",
+        ast.LShift: "<<",
+        ast.RShift: ">>",
+        ast.Invert: "~",
+        ast.Not: "not",
+    }.get(type(op), type(op).__name__)

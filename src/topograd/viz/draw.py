@@ -1,0 +1,204 @@
+"""The graph of a Value drawn: Graphviz DOT text, or SVG from topograd's own layout.
+
+Both show a box per Value (label, data, grad), an op node between a Value and its operands, and
+one edge per operand: ``x * x`` has two edges from ``x``. Ids are stable (see ``graph.py``):
+a Value's box is ``tg-n4``, its op node ``tg-n4-op``, the edge of its k-th operand ``tg-n4.k``
+and the edge from op to box ``tg-n4.out``; each also carries ``data-node`` / ``data-edge``.
+
+>>> import topograd as tg
+>>> x = tg.Value(3.0, label="x")
+>>> svg = to_svg(x * x)
+>>> svg.count('class="edge operand"'), 'id="tg-n1-op"' in svg
+(2, True)
+"""
+
+from __future__ import annotations
+
+import html
+from dataclasses import dataclass
+
+from ..value import Value
+from .graph import EdgeInfo, NodeInfo, describe
+from .layout import layout
+
+CHAR = 7.4  # width of a character of the 12px monospace font
+LINE = 15.0
+MARGIN = 12.0
+
+# Colours by kind of node: fill, stroke.
+INPUT = ("#e0ecff", "#3b6fd8")
+CONSTANT = ("#f1f3f5", "#8a929b")
+COMPUTED = ("#fff7e0", "#c48a10")
+OP = ("#ffffff", "#55606b")
+
+
+def number(x: float) -> str:
+    """Short and exact enough for a picture: 6 significant digits."""
+    return f"{x:.6g}"
+
+
+def _lines(node: NodeInfo) -> list[str]:
+    lines = [node.name] if node.label else []
+    return [*lines, f"data {number(node.data)}", f"grad {number(node.grad)}"]
+
+
+def _op_size(op: str) -> tuple[float, float]:
+    return max(30.0, CHAR * len(op) + 16.0), 26.0
+
+
+@dataclass(frozen=True)
+class _Scene:
+    nodes: list[NodeInfo]
+    edges: list[EdgeInfo]
+    sizes: dict[str, tuple[float, float]]
+    wires: list[tuple[str, str, str]]  # (id, source vertex, target vertex) to lay out and draw
+
+
+def _scene(output: Value) -> _Scene:
+    """What to lay out: a box per Value, an op vertex per computed Value, their edges."""
+    nodes, edges = describe(output)
+    sizes: dict[str, tuple[float, float]] = {}
+    wires = []
+    for n in nodes:
+        lines = _lines(n)
+        sizes[n.id] = (CHAR * max(map(len, lines)) + 16.0, LINE * len(lines) + 10.0)
+        if n.op:
+            sizes[f"{n.id}-op"] = _op_size(n.op)
+            wires.append((f"{n.id}.out", f"{n.id}-op", n.id))
+    wires = [(e.id, e.source, f"{e.target}-op") for e in edges] + wires
+    return _Scene(nodes, edges, sizes, wires)
+
+
+def to_svg(output: Value) -> str:
+    """The graph as a standalone SVG document, laid out left to right; deterministic."""
+    if not isinstance(output, Value):
+        raise TypeError(f"to_svg() takes a Value, got {type(output).__name__}")
+    scene = _scene(output)
+    placed = layout(scene.sizes, [(s, t) for _, s, t in scene.wires])
+    shift = MARGIN
+
+    def at(point: tuple[float, float]) -> tuple[float, float]:
+        return point[0] + shift, point[1] + shift
+
+    width, height = placed.width + 2 * MARGIN, placed.height + 2 * MARGIN
+    parts = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" class="topograd-graph" '
+        f'width="{width:.0f}" height="{height:.0f}" viewBox="0 0 {width:.0f} {height:.0f}" '
+        'font-family="DejaVu Sans Mono, Menlo, Consolas, monospace" font-size="12">',
+        '<defs><marker id="tg-arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="8" '
+        'markerHeight="8" orient="auto"><path d="M0,1 L9,5 L0,9 z" fill="#55606b"/>'
+        "</marker></defs>",
+        '<rect width="100%" height="100%" fill="#ffffff"/>',
+        '<g class="edges">',
+    ]
+    offsets = _parallel_offsets(scene.wires)
+    for (wire_id, source, target), route in zip(scene.wires, placed.routes):
+        points = [at(p) for p in route]
+        start = (points[0][0] + scene.sizes[source][0] / 2, points[0][1] + offsets[wire_id])
+        end = (points[-1][0] - scene.sizes[target][0] / 2 - 2, points[-1][1] + offsets[wire_id])
+        kind = "out" if wire_id.endswith(".out") else "operand"
+        node = wire_id.split(".")[0]
+        parts.append(
+            f'<path id="tg-{wire_id}" class="edge {kind}" data-edge="{wire_id}" data-node="{node}" '
+            f'd="{_curve([start, *points[1:-1], end])}" fill="none" stroke="#55606b" '
+            'stroke-width="1.4" marker-end="url(#tg-arrow)"/>'
+        )
+    parts.append("</g>")
+    parts.append('<g class="nodes">')
+    for n in scene.nodes:
+        if n.op:
+            parts.append(_op_svg(n, at(placed.centres[f"{n.id}-op"]), scene.sizes[f"{n.id}-op"]))
+        parts.append(_box_svg(n, at(placed.centres[n.id]), scene.sizes[n.id]))
+    parts += ["</g>", "</svg>"]
+    return "\n".join(parts) + "\n"
+
+
+def _parallel_offsets(wires: list[tuple[str, str, str]]) -> dict[str, float]:
+    """Several edges between the same two vertices (x * x) are drawn side by side."""
+    groups: dict[tuple[str, str], list[str]] = {}
+    for wire_id, source, target in wires:
+        groups.setdefault((source, target), []).append(wire_id)
+    offsets = {}
+    for ids in groups.values():
+        for k, wire_id in enumerate(ids):
+            offsets[wire_id] = (k - (len(ids) - 1) / 2) * 7.0
+    return offsets
+
+
+def _curve(points: list[tuple[float, float]]) -> str:
+    """A smooth path through the points, leaving and arriving horizontally."""
+    (x, y), *rest = points
+    d = [f"M{x:.1f},{y:.1f}"]
+    for nx, ny in rest:
+        mid = (nx - x) / 2
+        d.append(f"C{x + mid:.1f},{y:.1f} {nx - mid:.1f},{ny:.1f} {nx:.1f},{ny:.1f}")
+        x, y = nx, ny
+    return " ".join(d)
+
+
+def _box_svg(n: NodeInfo, centre: tuple[float, float], size: tuple[float, float]) -> str:
+    fill, stroke = COMPUTED if n.op else INPUT if n.label else CONSTANT
+    kind = "computed" if n.op else "input" if n.label else "constant"
+    (cx, cy), (w, h) = centre, size
+    x, y = cx - w / 2, cy - h / 2
+    texts = []
+    for k, line in enumerate(_lines(n)):
+        bold = ' font-weight="bold"' if n.label and k == 0 else ""
+        role = "label" if n.label and k == 0 else line.split(" ")[0]
+        texts.append(
+            f'<text class="{role}" x="{x + 8:.1f}" y="{y + 5 + LINE * (k + 1) - 3:.1f}"{bold} '
+            f'fill="#1d2329">{html.escape(line)}</text>'
+        )
+    return (
+        f'<g id="tg-{n.id}" class="node value {kind}" data-node="{n.id}">'
+        f'<rect x="{x:.1f}" y="{y:.1f}" width="{w:.1f}" height="{h:.1f}" rx="6" '
+        f'fill="{fill}" stroke="{stroke}" stroke-width="1.5"/>' + "".join(texts) + "</g>"
+    )
+
+
+def _op_svg(n: NodeInfo, centre: tuple[float, float], size: tuple[float, float]) -> str:
+    (cx, cy), (w, h) = centre, size
+    fill, stroke = OP
+    return (
+        f'<g id="tg-{n.id}-op" class="node op" data-node="{n.id}">'
+        f'<ellipse cx="{cx:.1f}" cy="{cy:.1f}" rx="{w / 2:.1f}" ry="{h / 2:.1f}" '
+        f'fill="{fill}" stroke="{stroke}" stroke-width="1.3"/>'
+        f'<text x="{cx:.1f}" y="{cy + 4:.1f}" text-anchor="middle" fill="#1d2329">'
+        f"{html.escape(n.op)}</text></g>"
+    )
+
+
+def to_dot(output: Value) -> str:
+    """The graph as Graphviz DOT text, left to right, with the same ids as ``to_svg``.
+
+    >>> import topograd as tg
+    >>> print(to_dot(tg.Value(2.0, label="x").tanh()), end="")
+    digraph topograd {
+      rankdir=LR;
+      node [fontname="monospace", fontsize=11];
+      "n0" [shape=record, label="{x|data 2|grad 0}"];
+      "n1" [shape=record, label="{data 0.964028|grad 0}"];
+      "n1-op" [shape=ellipse, label="tanh"];
+      "n0" -> "n1-op" [id="n1.0"];
+      "n1-op" -> "n1" [id="n1.out"];
+    }
+    """
+    if not isinstance(output, Value):
+        raise TypeError(f"to_dot() takes a Value, got {type(output).__name__}")
+    scene = _scene(output)
+    lines = ["digraph topograd {", "  rankdir=LR;", '  node [fontname="monospace", fontsize=11];']
+    for n in scene.nodes:
+        record = "|".join(_dot_escape(line) for line in _lines(n))
+        lines.append(f'  "{n.id}" [shape=record, label="{{{record}}}"];')
+        if n.op:
+            lines.append(f'  "{n.id}-op" [shape=ellipse, label="{_dot_escape(n.op)}"];')
+    lines += [f'  "{s}" -> "{t}" [id="{wire_id}"];' for wire_id, s, t in scene.wires]
+    return "\n".join([*lines, "}"]) + "\n"
+
+
+def _dot_escape(text: str) -> str:
+    """Escape what is special in a record label: braces, bars, angle brackets, quotes."""
+    out = text.replace("\\", "\\\\")
+    for ch in '{}|<>"':
+        out = out.replace(ch, "\\" + ch)
+    return out

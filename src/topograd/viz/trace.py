@@ -1,0 +1,127 @@
+"""The steps of a backward pass, as a learner wants to see them.
+
+In reverse topological order, each node with the gradient that has arrived at it; then, for each
+operand, the local partial, the contribution (partial x gradient) and the operand's running
+total after the ``+=``. A node used several times receives several contributions.
+
+>>> import topograd as tg
+>>> x = tg.Value(3.0, label="x")
+>>> steps = trace(x * x + x).steps
+>>> [(e.parent, e.contribution, e.total) for s in steps for e in s.edges if e.parent == "n0"]
+[('n0', 1.0, 1.0), ('n0', 3.0, 4.0), ('n0', 3.0, 7.0)]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from typing import Any, cast
+
+from ..engine import observe_backward
+from ..value import Value
+from .graph import EdgeInfo, NodeInfo, as_json, describe, ids, json_number
+
+
+@dataclass(frozen=True)
+class Contribution:
+    parent: str  # the operand's id
+    operand: int  # its position among the node's operands
+    partial: float  # d node / d operand
+    contribution: float  # partial x the node's gradient
+    total: float  # the operand's gradient after this +=
+
+
+@dataclass(frozen=True)
+class Step:
+    node: str  # id
+    grad: float  # d output / d node, complete when the node is processed
+    edges: tuple[Contribution, ...]
+
+
+@dataclass(frozen=True)
+class Trace:
+    """What ``trace`` returns: the graph, and the backward steps over it."""
+
+    nodes: list[NodeInfo]
+    edges: list[EdgeInfo]
+    steps: list[Step]
+
+    def table(self) -> str:
+        """The steps as an aligned table of text."""
+        names = {n.id: n.name for n in self.nodes}
+        ops = {n.id: n.op or ("input" if n.label else "const") for n in self.nodes}
+        width = max(len(name) for name in names.values())
+        rows = [
+            ("step", "node", "op", "gradient", "-> operand", "partial", "contribution", "total")
+        ]
+        for k, step in enumerate(self.steps, 1):
+            head = (str(k), names[step.node], ops[step.node], _num(step.grad))
+            if not step.edges:
+                rows.append((*head, "", "", "", ""))
+            for i, e in enumerate(step.edges):
+                lead = head if i == 0 else ("", "", "", "")
+                rows.append(
+                    (
+                        *lead,
+                        "-> " + names[e.parent],
+                        _num(e.partial),
+                        _num(e.contribution),
+                        _num(e.total),
+                    )
+                )
+        widths = [max(len(r[c]) for r in rows) for c in range(len(rows[0]))]
+        widths[1] = max(widths[1], width)
+        right = {0, 3, 5, 6, 7}
+        return "\n".join(
+            "  ".join(
+                cell.rjust(w) if c in right else cell.ljust(w)
+                for c, (cell, w) in enumerate(zip(r, widths))
+            ).rstrip()
+            for r in rows
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        """JSON-ready: ``nodes``, ``edges`` and ``steps``; inf and nan as strings."""
+        return {
+            "nodes": as_json(self.nodes),
+            "edges": as_json(self.edges),
+            "steps": [
+                {
+                    "node": s.node,
+                    "grad": json_number(s.grad),
+                    "edges": [{k: json_number(v) for k, v in vars(e).items()} for e in s.edges],
+                }
+                for s in self.steps
+            ],
+        }
+
+
+def _num(x: float) -> str:
+    return f"{x:.6g}"
+
+
+def trace(output: Value, grad: float = 1.0) -> Trace:
+    """Run a backward pass from ``output`` and record its steps; no ``.grad`` is touched.
+
+    The order is the engine's own: each node appears once, after every node that uses it.
+    """
+    if not isinstance(output, Value):
+        raise TypeError(f"trace() takes a Value, got {type(output).__name__}")
+    named = ids(output)
+    totals: dict[Value, float] = {}
+    steps: list[Step] = []
+
+    def observe(node: Value, g: float, contributions: Sequence[Any]) -> None:
+        partials = node._vjp(1.0, False) if contributions else ()  # partial x 1.0: the partial
+        edges = []
+        for k, (parent, c) in enumerate(zip(node.parents, contributions)):
+            totals[parent] = c if parent not in totals else totals[parent] + c  # as the engine sums
+            edges.append(
+                Contribution(named[parent], k, cast(float, partials[k]), c, totals[parent])
+            )
+        steps.append(Step(named[node], g, tuple(edges)))
+
+    observe_backward(output, float(grad), observe)
+    nodes, edges = describe(output)
+    grads = {s.node: s.grad for s in steps}  # this backward's gradients, not the stored .grad
+    return Trace([replace(n, grad=grads[n.id]) for n in nodes], edges, steps)

@@ -1,0 +1,139 @@
+"""The drawings: SVG structure and ids, DOT text, escaping, and the layout's geometry."""
+
+from __future__ import annotations
+
+import itertools
+import random
+import re
+import xml.etree.ElementTree as ET
+
+import pytest
+
+import topograd as tg
+from topograd.demo import lesson_graph
+from topograd.viz.draw import to_dot, to_svg
+from topograd.viz.layout import VERTEX_GAP, layout
+
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+def lesson() -> tg.Value:
+    e = lesson_graph()
+    e.backward()
+    return e
+
+
+def parsed(svg: str) -> ET.Element:
+    return ET.fromstring(svg)
+
+
+def test_lesson_svg_structure() -> None:
+    root = parsed(to_svg(lesson()))
+    groups = {g.get("id"): g for g in root.iter(f"{SVG}g") if g.get("id")}
+    assert sorted(groups) == sorted(
+        ["tg-n0", "tg-n1", "tg-n2", "tg-n3", "tg-n4", "tg-n5", "tg-n2-op", "tg-n4-op", "tg-n5-op"]
+    )
+    texts = {i: [t.text for t in g.iter(f"{SVG}text")] for i, g in groups.items()}
+    assert texts["tg-n0"] == ["a", "data 2", "grad -0.00402285"]
+    assert texts["tg-n5"] == ["e = tanh(n)", "data 0.999329", "grad 1"]
+    assert texts["tg-n5-op"] == ["tanh"]
+    paths = {
+        p.get("id"): p for p in root.iter(f"{SVG}path") if p.get("class", "").startswith("edge")
+    }
+    assert sorted(paths) == sorted(
+        [
+            "tg-n2.0",
+            "tg-n2.1",
+            "tg-n4.0",
+            "tg-n4.1",
+            "tg-n5.0",
+            "tg-n2.out",
+            "tg-n4.out",
+            "tg-n5.out",
+        ]
+    )
+    assert {p.get("data-node") for p in paths.values()} == {"n2", "n4", "n5"}
+
+
+def test_one_edge_per_operand() -> None:
+    x = tg.Value(3.0, label="x")
+    svg = to_svg(x * x)
+    assert len(re.findall(r'class="edge operand"', svg)) == 2
+    assert 'id="tg-n1.0"' in svg and 'id="tg-n1.1"' in svg
+
+
+def test_the_same_graph_gives_the_same_svg() -> None:
+    assert to_svg(lesson()) == to_svg(lesson())
+
+
+def test_labels_are_escaped() -> None:
+    x = tg.Value(1.0, label='<b>&"x"{|}</b>')
+    y = x * 2
+    root = parsed(to_svg(y))  # well-formed XML
+    assert any(t.text == '<b>&"x"{|}</b>' for t in root.iter(f"{SVG}text"))
+    assert r'label="{\<b\>&\"x\"\{\|\}\</b\>|data 1|grad 0}"' in to_dot(y)
+
+
+def test_dot_of_a_small_graph() -> None:
+    x = tg.Value(3.0, label="x")
+    y = x * x + x
+    y.backward()
+    assert to_dot(y) == (
+        "digraph topograd {\n"
+        "  rankdir=LR;\n"
+        '  node [fontname="monospace", fontsize=11];\n'
+        '  "n0" [shape=record, label="{x|data 3|grad 7}"];\n'
+        '  "n1" [shape=record, label="{data 9|grad 1}"];\n'
+        '  "n1-op" [shape=ellipse, label="*"];\n'
+        '  "n2" [shape=record, label="{data 12|grad 1}"];\n'
+        '  "n2-op" [shape=ellipse, label="+"];\n'
+        '  "n0" -> "n1-op" [id="n1.0"];\n'
+        '  "n0" -> "n1-op" [id="n1.1"];\n'
+        '  "n1" -> "n2-op" [id="n2.0"];\n'
+        '  "n0" -> "n2-op" [id="n2.1"];\n'
+        '  "n1-op" -> "n1" [id="n1.out"];\n'
+        '  "n2-op" -> "n2" [id="n2.out"];\n'
+        "}\n"
+    )
+
+
+@pytest.mark.parametrize("draw", [to_svg, to_dot])
+def test_drawing_refuses_what_is_not_a_value(draw) -> None:  # type: ignore[no-untyped-def]
+    with pytest.raises(TypeError, match="Value"):
+        draw(3.0)
+
+
+def random_dag(n: int, seed: int) -> tuple[dict[str, tuple[float, float]], list[tuple[str, str]]]:
+    rng = random.Random(seed)
+    sizes = {f"v{i}": (rng.uniform(20, 120), rng.uniform(20, 50)) for i in range(n)}
+    edges = [
+        (f"v{rng.randrange(j)}", f"v{j}") for j in range(1, n) for _ in range(rng.randint(1, 2))
+    ]
+    return sizes, edges
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_layout_flows_left_to_right_without_overlaps(seed: int) -> None:
+    sizes, edges = random_dag(60, seed)
+    placed = layout(sizes, edges)
+    for (u, v), route in zip(edges, placed.routes):
+        assert placed.centres[u][0] < placed.centres[v][0]
+        assert route[0] == placed.centres[u] and route[-1] == placed.centres[v]
+        assert all(a[0] < b[0] for a, b in itertools.pairwise(route))
+    columns: dict[float, list[str]] = {}
+    for v, (x, _) in placed.centres.items():
+        columns.setdefault(x, []).append(v)
+    for column in columns.values():
+        column.sort(key=lambda v: placed.centres[v][1])
+        for a, b in itertools.pairwise(column):
+            gap = placed.centres[b][1] - placed.centres[a][1] - (sizes[a][1] + sizes[b][1]) / 2
+            assert gap >= VERTEX_GAP - 1e-9
+    for v, (x, y) in placed.centres.items():
+        assert sizes[v][0] / 2 - 1e-9 <= x <= placed.width - sizes[v][0] / 2 + 1e-9
+        assert sizes[v][1] / 2 - 1e-9 <= y <= placed.height - sizes[v][1] / 2 + 1e-9
+
+
+def test_layout_of_nothing_but_one_vertex() -> None:
+    placed = layout({"a": (10.0, 10.0)}, [])
+    assert placed.centres == {"a": (5.0, 5.0)}
+    assert (placed.width, placed.height) == (10.0, 10.0)

@@ -1,0 +1,165 @@
+"""The safe expression parser: what it accepts, what it refuses and how it says so."""
+
+from __future__ import annotations
+
+import math
+import time
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from topograd.engine import topological_order
+from topograd.expr import MAX_DEPTH, MAX_LENGTH, MAX_NODES, ExpressionError, parse
+
+ACCEPTED = [
+    ("tanh(a*b + c)", {"a": 2, "b": -3, "c": 10}, math.tanh(4.0)),
+    ("x*x + x", {"x": 3}, 12.0),
+    ("-x ** 2", {"x": 3}, -9.0),
+    ("+x - -y", {"x": 1, "y": 2}, 3.0),
+    ("2 ** 3 ** 2", {}, 512.0),
+    ("sqrt(abs(x)) / 2", {"x": -16}, 2.0),
+    ("relu(x) + sigmoid(0) + exp(0) + log(1) + sin(0) + cos(0)", {"x": -1}, 2.5),
+    ("1e3 * 0.5 + .25", {}, 500.25),
+    ("  x + 1  ", {"x": 1}, 2.0),
+    ("(x\n + 1)", {"x": 1}, 2.0),
+    ("9**9**9", {}, math.inf),
+    ("1/0", {}, math.inf),
+    ("log(0)", {}, -math.inf),
+    ("λ * 2", {"λ": 1.5}, 3.0),
+]
+
+
+@pytest.mark.parametrize(("text", "values", "expected"), ACCEPTED)
+def test_accepted_expressions_evaluate_as_maths_says(text, values, expected) -> None:  # type: ignore[no-untyped-def]
+    out, _ = parse(text).build(values)
+    assert out.data == pytest.approx(expected, rel=1e-15)
+
+
+REFUSED = [
+    ("a.b", "attributes (a.b) are not allowed (at column 1)"),
+    ("x.__class__", "attributes"),
+    ("x[0]", "subscripts"),
+    ("lambda: 1", "lambdas"),
+    ("a < b", "comparisons"),
+    ("a and b", "and / or"),
+    ("a if b else c", "conditional expressions"),
+    ("(y := 1)", "assignments (:=)"),
+    ("'text'", "only numbers are allowed, not str literals"),
+    ("b'x'", "bytes"),
+    ("f'{x}'", "f-strings"),
+    ("True", "not bool"),
+    ("None", "not NoneType"),
+    ("1j", "not complex"),
+    ("...", "not ellipsis"),
+    ("[x]", "lists"),
+    ("(x, y)", "tuples"),
+    ("{x: 1}", "dicts"),
+    ("[x for x in y]", "comprehensions"),
+    ("tanh(x, y)", "tanh() takes exactly one argument, got 2"),
+    ("tanh()", "takes exactly one argument, got 0"),
+    ("tanh(*x)", "starred arguments"),
+    ("tanh(x=1)", "tanh() takes no keyword arguments"),
+    ("foo(x)", "unknown function 'foo'"),
+    ("__import__('os')", "unknown function '__import__'"),
+    ("eval('1')", "unknown function 'eval'"),
+    ("exp(x)(y)", "only the built-in functions can be called"),
+    ("x.exp()", "methods are not allowed; write exp(...)"),
+    ("x.real()", "attributes"),
+    ("tanh", "tanh is a function: call it as tanh(...)"),
+    ("tanh + 1", "tanh is a function"),
+    ("a // b", "the operator // is not allowed"),
+    ("a % b", "the operator % is not allowed"),
+    ("a @ b", "the operator @ is not allowed"),
+    ("~a", "the operator ~ is not allowed"),
+    ("not a", "the operator not is not allowed"),
+    ("a ^ b", "the operator ^ is not allowed"),
+    ("x = 1", "syntax error"),
+    ("import os", "syntax error"),
+    ("x +", "syntax error"),
+    ("(x", "syntax error: '(' was never closed (at column 1)"),
+    ("x\0y", "syntax error"),
+    ("", "empty"),
+    ("   ", "empty"),
+    ("x" * (MAX_LENGTH + 1), f"at most {MAX_LENGTH}"),
+    ("-" * (MAX_DEPTH + 5) + "x", f"nested more than {MAX_DEPTH} levels"),
+    ("(" * 300 + "x" + ")" * 300, "syntax error"),
+    ("+".join(["x"] * 150) + "*" + "*".join(["y"] * 150), f"more than {MAX_NODES} parts"),
+    ("-" * 990 + "x", "nested"),
+    ("   a.b", "(at column 4)"),
+]
+
+
+@pytest.mark.parametrize(("text", "message"), REFUSED)
+def test_refusals_say_what_and_where(text: str, message: str) -> None:
+    with pytest.raises(ExpressionError) as caught:
+        parse(text)
+    assert message in str(caught.value)
+
+
+def test_anything_but_text_is_refused() -> None:
+    with pytest.raises(ExpressionError, match="text"):
+        parse(3)  # type: ignore[arg-type]
+
+
+def test_a_name_used_twice_is_one_node_a_subexpression_written_twice_two() -> None:
+    out, inputs = parse("tanh(x*y) + tanh(x*y)").build({"x": 1.0, "y": 2.0})
+    nodes = topological_order([out])
+    assert sum(1 for n in nodes if n.label == "x") == 1
+    assert sum(1 for n in nodes if n.op == "tanh") == 2
+    assert sum(1 for n in nodes if n.op == "*") == 2
+    out.backward()
+    assert inputs["x"].grad == pytest.approx(2 * 2.0 * (1 - math.tanh(2.0) ** 2))
+
+
+def test_names_in_order_of_appearance_and_operations_labelled_with_their_text() -> None:
+    expression = parse("tanh(b*a + c) * a")
+    assert expression.names == ("b", "a", "c")
+    out, _ = expression.build({"a": 1, "b": 2, "c": 3})
+    labels = [n.label for n in topological_order([out]) if n.op]
+    assert sorted(labels) == sorted(["b*a", "b*a + c", "tanh(b*a + c)", "tanh(b*a + c) * a"])
+
+
+def test_missing_and_unknown_values_are_refused() -> None:
+    expression = parse("x + y")
+    with pytest.raises(ExpressionError, match="no value given for y"):
+        expression.build({"x": 1})
+    with pytest.raises(ExpressionError, match="z not in the expression"):
+        expression.build({"x": 1, "y": 2, "z": 3})
+
+
+def test_a_long_sum_is_fine() -> None:
+    out, inputs = parse("+".join(["x"] * 190)).build({"x": 0.5})
+    out.backward()
+    assert (out.data, inputs["x"].grad) == (95.0, 190.0)
+
+
+def test_huge_powers_and_literals_finish_at_once() -> None:
+    start = time.perf_counter()
+    for text in ["9**9**9**9", "9" * 900 + " ** 99", "(" * 30 + "99**99" + ")**99" * 30]:
+        out, _ = parse(text).build({})
+        assert out.data == math.inf
+    assert time.perf_counter() - start < 5  # generous: the point is that nothing hangs
+
+
+ALPHABET = "abxyz0123456789.+-*/()e eE tanhsqrtlogexpabs,=[]:;'\"_!@#%^&|~<>{}\\\n\t"
+
+
+@given(st.text(max_size=60))
+def test_arbitrary_text_raises_nothing_but_expression_error(text: str) -> None:
+    _parse_and_build(text)
+
+
+@given(st.text(alphabet=ALPHABET, max_size=80))
+def test_text_near_the_grammar_raises_nothing_but_expression_error(text: str) -> None:
+    _parse_and_build(text)
+
+
+def _parse_and_build(text: str) -> None:
+    try:
+        expression = parse(text)
+        out, _ = expression.build(dict.fromkeys(expression.names, 0.5))
+    except ExpressionError:
+        return
+    out.backward()
+    assert isinstance(out.data, float)
