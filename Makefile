@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 .PHONY: demo test bench clean
 
 demo: $(VENV)/.demo
-	$(BIN)/topograd demo
+	$(BIN)/topograd demo --out out
 
 test: $(VENV)/.dev
 	$(BIN)/ruff check .

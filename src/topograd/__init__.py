@@ -12,11 +12,14 @@ from .check import GradcheckError, gradcheck
 from .custom import CustomOpError, custom_op
 from .modes import AnomalyError, detect_anomaly, is_grad_enabled, no_grad
 from .value import Value, backward, grad
+from .viz.draw import to_dot, to_svg
+from .viz.trace import Trace, trace
 
 __all__ = [
     "AnomalyError",
     "CustomOpError",
     "GradcheckError",
+    "Trace",
     "Value",
     "backward",
     "custom_op",
@@ -25,5 +28,8 @@ __all__ = [
     "gradcheck",
     "is_grad_enabled",
     "no_grad",
+    "to_dot",
+    "to_svg",
+    "trace",
 ]
 __version__ = "0.1.0"
