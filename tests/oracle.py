@@ -30,6 +30,9 @@ ON_VALUES: dict[str, Callable[..., tg.Value]] = {
     "sigmoid": tg.Value.sigmoid,
     "sin": tg.Value.sin,
     "cos": tg.Value.cos,
+    "softplus": tg.Value.softplus,
+    "sum": lambda *xs: tg.sum(xs),
+    "dot": lambda *xs: tg.dot(xs[: len(xs) // 2], xs[len(xs) // 2 :]),
 }
 
 ON_TENSORS: dict[str, Callable[..., Any]] = {
@@ -48,6 +51,9 @@ ON_TENSORS: dict[str, Callable[..., Any]] = {
     "sigmoid": torch.sigmoid,
     "sin": torch.sin,
     "cos": torch.cos,
+    "softplus": torch.nn.functional.softplus,
+    "sum": lambda *xs: torch.stack(xs).sum(),
+    "dot": lambda *xs: torch.dot(torch.stack(xs[: len(xs) // 2]), torch.stack(xs[len(xs) // 2 :])),
 }
 
 

@@ -121,6 +121,7 @@ def test_grad_refuses_what_is_not_a_value() -> None:
 
 UNARY = sorted(name for name, op in OPS.items() if op.arity == 1)
 BINARY = sorted(name for name, op in OPS.items() if op.arity == 2)
+VARIADIC = sorted(name for name, op in OPS.items() if op.arity not in (1, 2))
 
 
 def inside(op: str, position: int) -> float:
@@ -162,6 +163,13 @@ def test_second_and_third_derivatives_of_unary_ops_match_torch(op: str) -> None:
 @pytest.mark.parametrize("op", BINARY)
 def test_second_and_third_derivatives_of_binary_ops_match_torch(op: str) -> None:
     values = [inside(op, 0), inside(op, 1)]
+    for ours, theirs in derivatives(values, (ON_VALUES[op], ON_TENSORS[op]), 3):
+        assert ours == pytest.approx(theirs, rel=1e-12, abs=1e-12)
+
+
+@pytest.mark.parametrize("op", VARIADIC)
+def test_second_and_third_derivatives_of_variadic_ops_match_torch(op: str) -> None:
+    values = [inside(op, k) + 0.1 * k for k in range(len(OPS[op].domain))]
     for ours, theirs in derivatives(values, (ON_VALUES[op], ON_TENSORS[op]), 3):
         assert ours == pytest.approx(theirs, rel=1e-12, abs=1e-12)
 

@@ -44,7 +44,7 @@ def programs(draw: st.DrawFn) -> Program:
         n = len(values)
         # recent nodes make chains deep, any node makes them wide and shared
         operand = st.one_of(st.integers(max(0, n - 4), n - 1), st.integers(0, n - 1))
-        args = [draw(operand) for _ in range(OPS[op].arity)]
+        args = [draw(operand) for _ in OPS[op].domain]  # one per input (variadic: as tested)
         xs = [values[a] for a in args]
         if not in_domain(op, xs):
             continue

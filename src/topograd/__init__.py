@@ -11,7 +11,8 @@
 from .check import GradcheckError, gradcheck
 from .custom import CustomOpError, custom_op
 from .modes import AnomalyError, detect_anomaly, is_grad_enabled, no_grad
-from .value import Value, backward, grad
+from .value import Value, backward, dot, grad
+from .value import sum_of as sum  # noqa: A004 - tg.sum, as torch.sum and np.sum
 from .viz.draw import to_dot, to_svg
 from .viz.trace import Trace, trace
 
@@ -24,10 +25,12 @@ __all__ = [
     "backward",
     "custom_op",
     "detect_anomaly",
+    "dot",
     "grad",
     "gradcheck",
     "is_grad_enabled",
     "no_grad",
+    "sum",
     "to_dot",
     "to_svg",
     "trace",

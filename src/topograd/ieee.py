@@ -88,3 +88,25 @@ def sigmoid(x: float) -> float:
 def relu(x: float) -> float:
     """max(x, 0) as PyTorch: relu(-0.0) = -0.0 and relu(nan) = nan."""
     return 0.0 if x < 0.0 else x
+
+
+def softplus(x: float) -> float:
+    """log(1 + e^x) as max(x, 0) + log1p(e^-|x|): no overflow, and exact to the last bits."""
+    return (0.0 if x < 0.0 else x) + math.log1p(math.exp(-abs(x)))
+
+
+def total(*xs: float) -> float:
+    """x1 + x2 + ... + xn, added left to right as a chain of + would."""
+    out = xs[0]
+    for x in xs[1:]:
+        out += x
+    return out
+
+
+def dot(*args: float) -> float:
+    """w1 x1 + ... + wn xn for args w1 ... wn, x1 ... xn, added left to right."""
+    n = len(args) // 2
+    out = args[0] * args[n]
+    for w, x in zip(args[1:n], args[n + 1 :]):
+        out += w * x
+    return out

@@ -66,9 +66,14 @@ def _entry(
     forward: Callable[..., float],
     *domain: Interval,
     special: Sequence[SpecialPoint] = (),
+    variadic: bool = False,
 ) -> Callable[[Rule], Rule]:
+    """Register a rule. A variadic op takes any number of inputs; its domain has as many
+    intervals as its tests use."""
+
     def register(rule: Rule) -> Rule:
-        OPS[name] = Op(name, len(domain), forward, rule, domain, tuple(special))
+        arity = VARIADIC if variadic else len(domain)
+        OPS[name] = Op(name, arity, forward, rule, domain, tuple(special))
         return rule
 
     return register
@@ -99,6 +104,10 @@ def _sin(x: Num) -> Num:
 
 def _cos(x: Num) -> Num:
     return ieee.cos(x) if isinstance(x, (float, int)) else x.cos()
+
+
+def _sigmoid(x: Num) -> Num:
+    return ieee.sigmoid(x) if isinstance(x, (float, int)) else x.sigmoid()
 
 
 # The rules. Where the maths has a kink or a singular point, the comment gives the convention.
@@ -242,3 +251,35 @@ def d_sin(x: Num, out: Num) -> tuple[Num]:
 def d_cos(x: Num, out: Num) -> tuple[Num]:
     """d cos x = -sin x dx"""
     return (-_sin(x),)
+
+
+@_entry(
+    "softplus",
+    ieee.softplus,
+    ANY,
+    special=[
+        ((0.0,), math.log(2.0), (0.5,)),
+        ((1000.0,), 1000.0, (1.0,)),
+        ((-1000.0,), 0.0, (0.0,)),
+    ],
+)
+def d_softplus(x: Num, out: Num) -> tuple[Num]:
+    """d log(1 + e^x) = σ(x) dx: smooth everywhere, no overflow at ±1000."""
+    return (_sigmoid(x),)
+
+
+# Fused n-ary ops: one node with n operands instead of a chain of n - 1 nodes.
+
+
+@_entry("sum", ieee.total, ANY, ANY, ANY, variadic=True)
+def d_sum(*args: Num) -> tuple[Num, ...]:
+    """d(x1 + ... + xn) = dx1 + ... + dxn"""
+    return (1.0,) * (len(args) - 1)
+
+
+@_entry("dot", ieee.dot, ANY, ANY, ANY, ANY, variadic=True)
+def d_dot(*args: Num) -> tuple[Num, ...]:
+    """d(w1 x1 + ... + wn xn) = x1 dw1 + ... + xn dwn + w1 dx1 + ... + wn dxn; the operands are
+    w1 ... wn, x1 ... xn."""
+    n = (len(args) - 1) // 2
+    return (*args[n : 2 * n], *args[:n])

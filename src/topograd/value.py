@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import math
 import numbers
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import cast
 
 from . import engine
@@ -32,13 +32,9 @@ def _no_rule(*args: Num) -> tuple[Num, ...]:
 LEAF = Op("", 0, float, _no_rule, ())
 _ADD, _SUB, _MUL, _DIV, _POW = OPS["+"], OPS["-"], OPS["*"], OPS["/"], OPS["**"]
 _NEG, _ABS, _RELU, _EXP, _LOG = OPS["neg"], OPS["abs"], OPS["relu"], OPS["exp"], OPS["log"]
-_SQRT, _TANH, _SIGMOID, _SIN, _COS = (
-    OPS["sqrt"],
-    OPS["tanh"],
-    OPS["sigmoid"],
-    OPS["sin"],
-    OPS["cos"],
-)
+_SQRT, _TANH, _SIGMOID = OPS["sqrt"], OPS["tanh"], OPS["sigmoid"]
+_SIN, _COS, _SOFTPLUS = OPS["sin"], OPS["cos"], OPS["softplus"]
+_SUM, _DOT = OPS["sum"], OPS["dot"]
 
 
 def _is_real(x: object) -> bool:
@@ -174,6 +170,10 @@ class Value:
     def cos(self) -> Value:
         return _apply(_COS, self)
 
+    def softplus(self) -> Value:
+        """log(1 + e^x), computed without overflow."""
+        return _apply(_SOFTPLUS, self)
+
     # Backward.
 
     def backward(self, grad: Real = 1.0) -> None:
@@ -259,6 +259,50 @@ def _binary(op: Op, x: Value | Real, y: Value | Real) -> Value:
 
 def _apply(op: Op, x: Value) -> Value:
     return _result(op.forward(x.data), op, x)
+
+
+def _operands(function: str, values: Iterable[Value | Real]) -> tuple[Value, ...]:
+    operands = []
+    for v in values:
+        operand = _lift(v)
+        if operand is None:
+            raise TypeError(f"{function}() takes Values or real numbers, got {_describe(v)}")
+        operands.append(operand)
+    return tuple(operands)
+
+
+def sum_of(values: Iterable[Value | Real]) -> Value:
+    """x1 + ... + xn as one node with n operands (the built-in ``sum`` makes a chain of n).
+
+    >>> import topograd as tg
+    >>> xs = [tg.Value(1.0), tg.Value(2.0), 3]
+    >>> s = tg.sum(xs)
+    >>> s.backward()
+    >>> s.op, s.data, len(s.parents), xs[0].grad
+    ('sum', 6.0, 3, 1.0)
+    """
+    operands = _operands("sum", values)
+    if not operands:
+        return _constant(0.0)
+    return _result(_SUM.forward(*[v.data for v in operands]), _SUM, operands)
+
+
+def dot(ws: Sequence[Value | Real], xs: Sequence[Value | Real]) -> Value:
+    """w1 x1 + ... + wn xn as one node whose operands are w1 ... wn, x1 ... xn.
+
+    >>> import topograd as tg
+    >>> w = [tg.Value(2.0), tg.Value(-1.0)]
+    >>> y = tg.dot(w, [3.0, 4.0])
+    >>> y.backward()
+    >>> y.op, y.data, [v.grad for v in w]
+    ('dot', 2.0, [3.0, 4.0])
+    """
+    if len(ws) != len(xs):
+        raise ValueError(f"dot() takes two sequences of one length, got {len(ws)} and {len(xs)}")
+    operands = _operands("dot", [*ws, *xs])
+    if not operands:
+        return _constant(0.0)
+    return _result(_DOT.forward(*[v.data for v in operands]), _DOT, operands)
 
 
 def _check_values(function: str, what: str, values: Sequence[object]) -> None:
