@@ -8,6 +8,7 @@
 7.0
 """
 
+from . import datasets, nn, optim
 from .check import GradcheckError, gradcheck
 from .custom import CustomOpError, custom_op
 from .modes import AnomalyError, detect_anomaly, is_grad_enabled, no_grad
@@ -24,12 +25,15 @@ __all__ = [
     "Value",
     "backward",
     "custom_op",
+    "datasets",
     "detect_anomaly",
     "dot",
     "grad",
     "gradcheck",
     "is_grad_enabled",
+    "nn",
     "no_grad",
+    "optim",
     "sum",
     "to_dot",
     "to_svg",

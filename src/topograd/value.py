@@ -262,8 +262,11 @@ def _apply(op: Op, x: Value) -> Value:
 
 
 def _operands(function: str, values: Iterable[Value | Real]) -> tuple[Value, ...]:
+    given = tuple(values)
+    if set(map(type, given)) <= {Value}:  # the common case, checked at C speed
+        return cast(tuple[Value, ...], given)
     operands = []
-    for v in values:
+    for v in given:
         operand = _lift(v)
         if operand is None:
             raise TypeError(f"{function}() takes Values or real numbers, got {_describe(v)}")

@@ -1,0 +1,71 @@
+"""Losses on scalar Values, each the mean over the samples.
+
+>>> import topograd as tg
+>>> round(tg.nn.mse([tg.Value(1.0), tg.Value(3.0)], [0.0, 1.0]).data, 6)
+2.5
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ..value import Real, Value, dot, sum_of
+
+
+def _mean(terms: Sequence[Value]) -> Value:
+    if not terms:
+        raise ValueError("a loss needs at least one sample")
+    return sum_of(terms) * (1.0 / len(terms))
+
+
+def _pairs(preds: Sequence[Value], targets: Sequence[Real | Value], what: str) -> None:
+    if len(preds) != len(targets):
+        raise ValueError(f"{what}: {len(preds)} predictions but {len(targets)} targets")
+
+
+def mse(preds: Sequence[Value], targets: Sequence[Real | Value]) -> Value:
+    """mean((pred - target)^2)"""
+    _pairs(preds, targets, "mse")
+    errors = [p - t for p, t in zip(preds, targets)]
+    return _mean([e * e for e in errors])
+
+
+def hinge(scores: Sequence[Value], labels: Sequence[Real]) -> Value:
+    """micrograd's max-margin loss: mean(relu(1 - label * score)), labels -1 or +1."""
+    _pairs(scores, labels, "hinge")
+    if any(y not in (-1, 1) for y in labels):
+        raise ValueError("hinge takes labels -1 and +1")
+    return _mean([(1 - y * s).relu() for s, y in zip(scores, labels)])
+
+
+def bce_with_logits(logits: Sequence[Value], targets: Sequence[Real]) -> Value:
+    """Binary cross-entropy of sigmoid(logit) against targets in [0, 1], computed as
+    mean(softplus(z) - z * y): no overflow for logits of +-1000, gradient sigmoid(z) - y."""
+    _pairs(logits, targets, "bce_with_logits")
+    return _mean([z.softplus() - z * y for z, y in zip(logits, targets)])
+
+
+def cross_entropy(
+    logits: Sequence[Value] | Sequence[Sequence[Value]], target: int | Sequence[int]
+) -> Value:
+    """Softmax cross-entropy: -log softmax(logits)[target], for one sample (a list of Values
+    and an int) or the mean over a batch (a list of such lists and a list of ints). The largest
+    logit is subtracted first (a constant, which changes neither the value nor the gradient),
+    so logits of +-1000 neither overflow nor underflow."""
+    if isinstance(target, int):
+        return _cross_entropy(logits, target)  # type: ignore[arg-type]
+    batch = [_cross_entropy(row, t) for row, t in zip(logits, target, strict=True)]  # type: ignore[arg-type]
+    return _mean(batch)
+
+
+def _cross_entropy(logits: Sequence[Value], target: int) -> Value:
+    if not 0 <= target < len(logits):
+        raise ValueError(f"target {target} is not a class of {len(logits)} logits")
+    top = max(z.data for z in logits)
+    log_total = sum_of([(z - top).exp() for z in logits]).log()
+    return log_total + top - logits[target]
+
+
+def l2(params: Sequence[Value]) -> Value:
+    """sum(p^2) as one node: micrograd's regulariser."""
+    return dot(params, params)
