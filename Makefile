@@ -7,6 +7,7 @@ BIN := $(VENV)/bin
 
 demo: $(VENV)/.demo
 	$(BIN)/topograd demo --out out
+	$(BIN)/topograd train --dataset moons --steps 100 --plot out/moons.png --save out/moons.json
 
 test: $(VENV)/.dev
 	$(BIN)/ruff check .
@@ -21,7 +22,7 @@ $(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
 
 $(VENV)/.demo: pyproject.toml | $(VENV)/bin/python
-	$(BIN)/python -m pip install -q -e .
+	$(BIN)/python -m pip install -q -e '.[demo]'
 	touch $@
 
 $(VENV)/.dev: pyproject.toml | $(VENV)/bin/python

@@ -1,0 +1,223 @@
+"""Optimizers step for step with torch.optim; saving exactly and refusing bad files;
+the datasets; training to micrograd's accuracy; ``topograd train``."""
+
+from __future__ import annotations
+
+import json
+import math
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import torch
+
+import topograd as tg
+from topograd.train import train
+
+START = [0.5, -1.5, 2.0, 0.0]
+
+
+def gradients(step: int) -> list[float]:
+    """The same made-up gradients for both libraries, different at every step."""
+    return [math.sin(step + i) * (i + 1) for i in range(len(START))]
+
+
+def run_both(make_ours, make_theirs, steps: int = 25) -> tuple[list[float], list[float]]:  # type: ignore[no-untyped-def]
+    ours = [tg.Value(x) for x in START]
+    theirs = torch.tensor(START, dtype=torch.float64, requires_grad=True)
+    opt_ours, opt_theirs = make_ours(ours), make_theirs([theirs])
+    for k in range(steps):
+        for p, g in zip(ours, gradients(k)):
+            p.grad = g
+        theirs.grad = torch.tensor(gradients(k), dtype=torch.float64)
+        opt_ours.step()
+        opt_theirs.step()
+    return [p.data for p in ours], theirs.tolist()
+
+
+@pytest.mark.parametrize(
+    ("momentum", "weight_decay"), [(0.0, 0.0), (0.9, 0.0), (0.0, 0.01), (0.9, 0.01), (0.5, 0.1)]
+)
+def test_sgd_matches_torch_step_for_step(momentum: float, weight_decay: float) -> None:
+    ours, theirs = run_both(
+        lambda ps: tg.optim.SGD(ps, lr=0.1, momentum=momentum, weight_decay=weight_decay),
+        lambda ps: torch.optim.SGD(ps, lr=0.1, momentum=momentum, weight_decay=weight_decay),
+    )
+    assert ours == pytest.approx(theirs, rel=1e-14, abs=1e-15)
+
+
+@pytest.mark.parametrize(
+    ("lr", "betas", "eps", "weight_decay"),
+    [
+        (1e-3, (0.9, 0.999), 1e-8, 0.0),
+        (0.1, (0.8, 0.99), 1e-6, 0.01),
+        (0.05, (0.5, 0.9), 1e-8, 0.1),
+    ],
+)
+def test_adam_matches_torch_step_for_step(lr, betas, eps, weight_decay) -> None:  # type: ignore[no-untyped-def]
+    ours, theirs = run_both(
+        lambda ps: tg.optim.Adam(ps, lr=lr, betas=betas, eps=eps, weight_decay=weight_decay),
+        lambda ps: torch.optim.Adam(ps, lr=lr, betas=betas, eps=eps, weight_decay=weight_decay),
+    )
+    assert ours == pytest.approx(theirs, rel=1e-13, abs=1e-15)
+
+
+def test_zero_grad_and_refusals() -> None:
+    p = tg.Value(1.0)
+    p.grad = 3.0
+    opt = tg.optim.SGD([p], lr=0.1)
+    opt.zero_grad()
+    assert p.grad == 0.0
+    with pytest.raises(ValueError, match="at least one parameter"):
+        tg.optim.SGD([], lr=0.1)
+    with pytest.raises(ValueError, match="learning rate"):
+        tg.optim.Adam([p], lr=-1.0)
+
+
+def test_linear_decay_is_micrograds_schedule() -> None:
+    opt = tg.optim.SGD([tg.Value(0.0)], lr=123.0)
+    schedule = tg.optim.LinearDecay(opt, start=1.0, end=0.1, steps=100)
+    seen = []
+    for _ in range(100):
+        seen.append(opt.lr)
+        schedule.step()
+    assert seen == pytest.approx([1.0 - 0.9 * k / 100 for k in range(100)], rel=1e-15)
+    assert opt.lr == pytest.approx(0.1)
+
+
+def test_save_and_load_round_trip_to_the_last_bit(tmp_path: Path) -> None:
+    model = tg.nn.MLP(2, [3, 2], seed=1)
+    special = [-0.0, 5e-324, 1e308, math.pi, math.inf, -math.inf, math.nan, 0.1 + 0.2]
+    for p, x in zip(model.parameters(), special):
+        p.data = x
+    path = tmp_path / "model.json"
+    model.save(path)
+    document = json.loads(path.read_text())
+    assert document["format"] == "topograd.state/1"
+    copy = tg.nn.MLP(2, [3, 2], seed=2)
+    copy.load(path)
+    assert [p.data.hex() for p in copy.parameters()] == [p.data.hex() for p in model.parameters()]
+
+
+BAD_FILES = [
+    ("{not json", "not a topograd state file"),
+    ('{"format": "something else", "state": {}}', "not a topograd state file"),
+    ("[1, 2, 3]", "not a topograd state file"),
+    ('{"format": "topograd.state/1"}', 'no "state"'),
+    ('{"format": "topograd.state/1", "state": {"layers.0.neurons.0.w.0": 1.0}}', "missing"),
+]
+
+
+@pytest.mark.parametrize(("text", "message"), BAD_FILES)
+def test_a_bad_file_is_refused_and_the_model_left_as_it_was(
+    tmp_path: Path, text: str, message: str
+) -> None:
+    model = tg.nn.MLP(2, [3, 2], seed=1)
+    before = model.state_dict()
+    path = tmp_path / "bad.json"
+    path.write_text(text)
+    with pytest.raises(ValueError, match=message):
+        model.load(path)
+    assert model.state_dict() == before
+
+
+def test_a_state_of_another_shape_or_with_bad_values_is_refused(tmp_path: Path) -> None:
+    model = tg.nn.MLP(2, [3, 2], seed=1)
+    before = model.state_dict()
+    other = tmp_path / "other.json"
+    tg.nn.MLP(2, [4, 2], seed=1).save(other)
+    with pytest.raises(ValueError, match=r"does not fit this MLP: (missing|unexpected)"):
+        model.load(other)
+    state = dict(before)
+    state["layers.1.neurons.1.b"] = "oops"
+    with pytest.raises(ValueError, match="must be a number"):
+        model.load_state_dict(state)
+    state["layers.1.neurons.1.b"] = True
+    with pytest.raises(ValueError, match="must be a number"):
+        model.load_state_dict(state)
+    assert model.state_dict() == before
+    truncated = tmp_path / "truncated.json"
+    model.save(truncated)
+    truncated.write_text(truncated.read_text()[:-40])
+    with pytest.raises(ValueError, match="not a topograd state file"):
+        model.load(truncated)
+    assert model.state_dict() == before
+
+
+@pytest.mark.parametrize("name", sorted(tg.datasets.DATASETS))
+def test_datasets_are_reproducible_and_balanced(name: str) -> None:
+    make = tg.datasets.DATASETS[name]
+    points, labels = make(n=90, seed=3)
+    again, same_labels = make(n=90, seed=3)
+    other, _ = make(n=90, seed=4)
+    assert (points, labels) == (again, same_labels)
+    assert points != other
+    assert len(points) == len(labels) == 90
+    assert all(len(p) == 2 and all(math.isfinite(c) for c in p) for p in points)
+    counts = [labels.count(k) for k in sorted(set(labels))]
+    assert len(counts) >= 2 and max(counts) - min(counts) <= 1
+
+
+def test_moons_without_noise_lie_on_their_half_circles() -> None:
+    points, labels = tg.datasets.make_moons(50, noise=0.0, seed=0)
+    for (x, y), label in zip(points, labels):
+        centre = (0.0, 0.0) if label == 0 else (1.0, 0.5)
+        assert math.dist((x, y), centre) == pytest.approx(1.0)
+        assert (y >= -1e-12) if label == 0 else (y <= 0.5 + 1e-12)
+
+
+def test_dataset_arguments_are_checked() -> None:
+    with pytest.raises(ValueError, match="n must be"):
+        tg.datasets.make_moons(1)
+    with pytest.raises(ValueError, match="noise"):
+        tg.datasets.make_circles(10, noise=-1)
+
+
+def test_training_reaches_micrograds_accuracy_on_moons() -> None:
+    run = train("moons", steps=100, seed=0)
+    assert run.accuracies[-1] >= 0.97
+    assert run.losses[-1] < run.losses[0] / 10
+    assert len(run.losses) == 100
+
+
+def test_train_command_plots_and_saves(tmp_path: Path) -> None:
+    plot, saved = tmp_path / "moons.png", tmp_path / "moons.json"
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "topograd",
+            "train",
+            "--steps",
+            "30",
+            "--plot",
+            str(plot),
+            "--save",
+            str(saved),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert result.returncode == 0, result.stderr
+    assert "accuracy" in result.stdout and str(plot) in result.stdout
+    assert plot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    model = tg.nn.MLP(2, [16, 16, 1], seed=99)
+    model.load(saved)
+    assert model.state_dict() != tg.nn.MLP(2, [16, 16, 1], seed=0).state_dict()  # trained
+
+
+def test_train_without_matplotlib_says_how_to_install_it(tmp_path: Path) -> None:
+    code = (
+        "import sys; sys.modules['matplotlib'] = None; from topograd.cli import main; "
+        f"sys.exit(main(['train', '--steps', '1', '--plot', {str(tmp_path / 'p.png')!r}]))"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=120
+    )
+    assert result.returncode == 2
+    assert result.stderr.strip() == (
+        "error: --plot needs matplotlib, which is not installed: "
+        "pip install 'topograd[demo]' (or pip install matplotlib)"
+    )
