@@ -11,29 +11,12 @@ tracemalloc's bytes per graph node over a 100 000-node graph.
 from __future__ import annotations
 
 import argparse
-import json
-import os
 import statistics
-import subprocess
 import sys
-from pathlib import Path
-from typing import Any
 
-HERE = Path(__file__).resolve().parent
-ENGINES = ("micrograd", "topograd")
+from turns import in_turns, run, worst_gap
 
-
-def run(engine: str, *args: str) -> dict[str, Any]:
-    env = {**os.environ, "PYTHONPATH": str(HERE.parent / "src")}
-    out = subprocess.run(
-        [sys.executable, str(HERE / "demo_step.py"), engine, *args],
-        capture_output=True,
-        text=True,
-        check=True,
-        env=env,
-    )
-    result: dict[str, Any] = json.loads(out.stdout)
-    return result
+ENGINES = ["micrograd", "topograd"]
 
 
 def main() -> None:
@@ -42,18 +25,13 @@ def main() -> None:
     parser.add_argument("--steps", type=int, default=10, help="training steps per process")
     args = parser.parse_args()
 
-    seconds: dict[str, list[float]] = {e: [] for e in ENGINES}
-    losses: dict[str, list[float]] = {}
-    for _ in range(args.rounds):
-        for engine in ENGINES:
-            result = run(engine, "--steps", str(args.steps))
-            seconds[engine] += result["seconds"]
-            losses[engine] = result["losses"]
-    worst = max(abs(a - b) for a, b in zip(losses["micrograd"], losses["topograd"]))
+    results = in_turns("demo_step.py", ENGINES, args.rounds, "--steps", str(args.steps))
+    seconds = {e: [s for r in results[e] for s in r["seconds"]] for e in ENGINES}
+    worst = max(worst_gap(a["losses"], b["losses"]) for a, b in zip(*results.values()))
     if worst > 1e-9:
         sys.exit(f"the engines disagree: losses differ by {worst:.3g}")
 
-    memory = {e: run(e, "--memory")["bytes_per_node"] for e in ENGINES}
+    memory = {e: run("demo_step.py", e, "--memory")["bytes_per_node"] for e in ENGINES}
     step = {e: statistics.median(seconds[e]) for e in ENGINES}
     print(f"micrograd demo step, {args.rounds} processes x {args.steps} steps per engine")
     print(f"losses agree: largest difference {worst:.2g} over {args.steps} steps\n")

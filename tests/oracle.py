@@ -33,6 +33,7 @@ ON_VALUES: dict[str, Callable[..., tg.Value]] = {
     "softplus": tg.Value.softplus,
     "sum": lambda *xs: tg.sum(xs),
     "dot": lambda *xs: tg.dot(xs[: len(xs) // 2], xs[len(xs) // 2 :]),
+    "affine": lambda *xs: tg.affine(xs[: len(xs) // 2], xs[len(xs) // 2 : -1], xs[-1]),
 }
 
 ON_TENSORS: dict[str, Callable[..., Any]] = {
@@ -54,6 +55,9 @@ ON_TENSORS: dict[str, Callable[..., Any]] = {
     "softplus": torch.nn.functional.softplus,
     "sum": lambda *xs: torch.stack(xs).sum(),
     "dot": lambda *xs: torch.dot(torch.stack(xs[: len(xs) // 2]), torch.stack(xs[len(xs) // 2 :])),
+    "affine": lambda *xs: (
+        torch.dot(torch.stack(xs[: len(xs) // 2]), torch.stack(xs[len(xs) // 2 : -1])) + xs[-1]
+    ),
 }
 
 

@@ -40,6 +40,12 @@ MUTANTS = [
         lambda *a: tg.dot(a[:2], a[2:]),
         [0.5, 1.5, -1.0, 2.0],
     ),
+    (
+        "affine",
+        lambda w1, w2, x1, x2, b, out: (x1, x2, w1, w2, 0.0),
+        lambda *a: tg.affine(a[:2], a[2:4], a[4]),
+        [0.5, 1.5, -1.0, 2.0, 0.3],
+    ),
 ]
 
 

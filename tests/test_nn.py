@@ -66,7 +66,7 @@ def test_modules_micrograd_style() -> None:
     assert any(p.grad != 0 for p in model.parameters())
     model.zero_grad()
     assert all(p.grad == 0.0 for p in model.parameters())
-    assert model([1.0, 2.0]).op == "+"  # a linear output: dot + bias, no ReLU
+    assert model([1.0, 2.0]).op == "affine"  # a linear output: w . x + b, no ReLU
     assert model.layers[0]([1.0, 2.0])[0].op == "relu"  # type: ignore[index]
 
 

@@ -12,7 +12,7 @@ from . import datasets, nn, optim
 from .check import GradcheckError, gradcheck
 from .custom import CustomOpError, custom_op
 from .modes import AnomalyError, detect_anomaly, is_grad_enabled, no_grad
-from .value import Value, backward, dot, grad
+from .value import Value, affine, backward, dot, grad
 from .value import sum_of as sum  # noqa: A004 - tg.sum, as torch.sum and np.sum
 from .viz.draw import to_dot, to_svg
 from .viz.trace import Trace, trace
@@ -23,6 +23,7 @@ __all__ = [
     "GradcheckError",
     "Trace",
     "Value",
+    "affine",
     "backward",
     "custom_op",
     "datasets",

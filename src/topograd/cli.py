@@ -17,9 +17,9 @@ from .check import check_rules
 from .datasets import DATASETS
 from .expr import ExpressionError, parse
 from .numeric import central_difference
+from .train import plot, train
 from .viz.draw import to_dot, to_svg
 from .viz.graph import json_number
-from .train import plot, train
 from .viz.trace import trace
 
 
@@ -111,7 +111,9 @@ def _progress(steps: int) -> Any:
         from tqdm import tqdm
     except ImportError:
         return lambda steps_range: _Every(steps_range, max(1, steps // 10))
-    return lambda steps_range: tqdm(steps_range, desc="training", unit="step", ncols=90, mininterval=0.25)
+    return lambda steps_range: tqdm(
+        steps_range, desc="training", unit="step", ncols=90, mininterval=0.25
+    )
 
 
 class _Every:

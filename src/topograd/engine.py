@@ -20,7 +20,7 @@ same guarantee but costs two more dictionary operations per edge.)
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any, Protocol, TypeVar, cast
 
 from .modes import AnomalyLog, grad_mode
@@ -51,24 +51,24 @@ def topological_order(roots: Sequence[N]) -> list[N]:
 
     A depth-first search with an explicit stack: a node is listed once all its parents are.
     """
-    order: list[N] = []
-    visited: set[N] = set()
+    order: list[Node] = []
+    visited: set[Node] = set()
     for root in roots:
         if root in visited:
             continue
         visited.add(root)
-        stack = [(root, iter(cast("Sequence[N]", root.parents)))]
+        stack: list[tuple[Node, Iterator[Node]]] = [(root, iter(root.parents))]
         while stack:
             node, parents = stack[-1]
             for parent in parents:
                 if parent not in visited:
                     visited.add(parent)
-                    stack.append((parent, iter(cast("Sequence[N]", parent.parents))))
+                    stack.append((parent, iter(parent.parents)))
                     break
             else:  # every parent is listed
                 stack.pop()
                 order.append(node)
-    return order
+    return cast(list[N], order)  # the parents of an N are Ns
 
 
 Observer = Callable[[Any, Any, Sequence[Any]], None]

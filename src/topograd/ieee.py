@@ -110,3 +110,8 @@ def dot(*args: float) -> float:
     for w, x in zip(args[1:n], args[n + 1 :]):
         out += w * x
     return out
+
+
+def affine(*args: float) -> float:
+    """w1 x1 + ... + wn xn + b for args w1 ... wn, x1 ... xn, b."""
+    return dot(*args[:-1]) + args[-1]

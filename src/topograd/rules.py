@@ -283,3 +283,11 @@ def d_dot(*args: Num) -> tuple[Num, ...]:
     w1 ... wn, x1 ... xn."""
     n = (len(args) - 1) // 2
     return (*args[n : 2 * n], *args[:n])
+
+
+@_entry("affine", ieee.affine, ANY, ANY, ANY, ANY, ANY, variadic=True)
+def d_affine(*args: Num) -> tuple[Num, ...]:
+    """d(w . x + b) = x . dw + w . dx + db; the operands are w1 ... wn, x1 ... xn, b: a neuron
+    in one node."""
+    n = (len(args) - 2) // 2
+    return (*args[n : 2 * n], *args[:n], 1.0)

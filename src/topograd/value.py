@@ -34,7 +34,7 @@ _ADD, _SUB, _MUL, _DIV, _POW = OPS["+"], OPS["-"], OPS["*"], OPS["/"], OPS["**"]
 _NEG, _ABS, _RELU, _EXP, _LOG = OPS["neg"], OPS["abs"], OPS["relu"], OPS["exp"], OPS["log"]
 _SQRT, _TANH, _SIGMOID = OPS["sqrt"], OPS["tanh"], OPS["sigmoid"]
 _SIN, _COS, _SOFTPLUS = OPS["sin"], OPS["cos"], OPS["softplus"]
-_SUM, _DOT = OPS["sum"], OPS["dot"]
+_SUM, _DOT, _AFFINE = OPS["sum"], OPS["dot"], OPS["affine"]
 
 
 def _is_real(x: object) -> bool:
@@ -83,11 +83,11 @@ class Value:
         """The operands of the op that produced this Value, in order; ``()`` for a leaf."""
         arity = self._op.arity
         if arity == 2:
-            return (cast(Value, self._x), cast(Value, self._y))
+            return (self._x, self._y)  # type: ignore[return-value]  # (no cast: a hot path)
         if arity == 1:
-            return (cast(Value, self._x),)
+            return (self._x,)  # type: ignore[return-value]
         if arity == VARIADIC:
-            return cast(tuple[Value, ...], self._x)
+            return self._x  # type: ignore[return-value]
         return ()
 
     @property
@@ -190,7 +190,7 @@ class Value:
         if create_graph:
             partials = rule(*self.parents, self)
         elif self._op.arity == 2:  # the hot path, spelt out
-            dx, dy = rule(cast(Value, self._x).data, cast(Value, self._y).data, self.data)
+            dx, dy = rule(self._x.data, self._y.data, self.data)  # type: ignore[union-attr]
             return dx * grad, dy * grad
         else:
             partials = rule(*[p.data for p in self.parents], self.data)
@@ -261,7 +261,8 @@ def _apply(op: Op, x: Value) -> Value:
     return _result(op.forward(x.data), op, x)
 
 
-def _operands(function: str, values: Iterable[Value | Real]) -> tuple[Value, ...]:
+def as_values(values: Iterable[Value | Real], function: str = "as_values") -> tuple[Value, ...]:
+    """The values as Values: each number a constant leaf; anything else a TypeError."""
     given = tuple(values)
     if set(map(type, given)) <= {Value}:  # the common case, checked at C speed
         return cast(tuple[Value, ...], given)
@@ -284,7 +285,7 @@ def sum_of(values: Iterable[Value | Real]) -> Value:
     >>> s.op, s.data, len(s.parents), xs[0].grad
     ('sum', 6.0, 3, 1.0)
     """
-    operands = _operands("sum", values)
+    operands = as_values(values, "sum")
     if not operands:
         return _constant(0.0)
     return _result(_SUM.forward(*[v.data for v in operands]), _SUM, operands)
@@ -302,10 +303,27 @@ def dot(ws: Sequence[Value | Real], xs: Sequence[Value | Real]) -> Value:
     """
     if len(ws) != len(xs):
         raise ValueError(f"dot() takes two sequences of one length, got {len(ws)} and {len(xs)}")
-    operands = _operands("dot", [*ws, *xs])
+    operands = as_values([*ws, *xs], "dot")
     if not operands:
         return _constant(0.0)
     return _result(_DOT.forward(*[v.data for v in operands]), _DOT, operands)
+
+
+def affine(ws: Sequence[Value | Real], xs: Sequence[Value | Real], b: Value | Real) -> Value:
+    """w1 x1 + ... + wn xn + b as one node whose operands are w1 ... wn, x1 ... xn, b: a
+    neuron before its nonlinearity.
+
+    >>> import topograd as tg
+    >>> w, b = [tg.Value(2.0), tg.Value(-1.0)], tg.Value(0.5)
+    >>> y = tg.affine(w, [3.0, 4.0], b)
+    >>> y.backward()
+    >>> y.op, y.data, [v.grad for v in w], b.grad
+    ('affine', 2.5, [3.0, 4.0], 1.0)
+    """
+    if len(ws) != len(xs):
+        raise ValueError(f"affine() takes two sequences of one length, got {len(ws)} and {len(xs)}")
+    operands = as_values([*ws, *xs, b], "affine")
+    return _result(_AFFINE.forward(*[v.data for v in operands]), _AFFINE, operands)
 
 
 def _check_values(function: str, what: str, values: Sequence[object]) -> None:

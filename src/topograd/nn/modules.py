@@ -3,12 +3,12 @@
 ``MLP(nin, nouts)``: ReLU hidden layers and a linear output, weights uniform(-1, 1), biases 0,
 ``parameters()`` layer by layer, neuron by neuron, weights then bias, and a call returns a
 single Value when the last layer has one output: code written for micrograd runs unchanged.
-Each neuron is one fused ``dot`` node plus its bias instead of a chain of 2n nodes.
+Each neuron is one fused ``affine`` node (w . x + b) instead of a chain of 2n nodes.
 
 >>> import topograd as tg
 >>> model = tg.nn.MLP(2, [4, 1], seed=0)
 >>> len(model.parameters()), model([1.0, -2.0]).op
-(17, '+')
+(17, 'affine')
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from ..value import Real, Value, dot
+from ..value import Real, Value, affine, as_values
 
 Seed = int | random.Random | None
 
@@ -115,7 +115,7 @@ class Neuron(Module):
         self.nonlin = nonlin
 
     def __call__(self, x: Sequence[Value | Real]) -> Value:
-        act = dot(self.w, x) + self.b
+        act = affine(self.w, x, self.b)
         return act.relu() if self.nonlin else act
 
     def named_parameters(self) -> Iterator[tuple[str, Value]]:
@@ -136,7 +136,8 @@ class Layer(Module):
         self.neurons = [Neuron(nin, **kwargs) for _ in range(nout)]
 
     def __call__(self, x: Sequence[Value | Real]) -> Value | list[Value]:
-        out = [n(x) for n in self.neurons]
+        inputs = as_values(x, "Layer")  # numbers become constants once, not once per neuron
+        out = [n(inputs) for n in self.neurons]
         return out[0] if len(out) == 1 else out
 
     def named_parameters(self) -> Iterator[tuple[str, Value]]:
