@@ -16,6 +16,7 @@ of every step and the seconds each took.
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import random
 import time
@@ -86,7 +87,7 @@ def hand_steps(xs: list[list[float]], ys: list[float]) -> Callable[[int], float]
     flat = micrograd_weights()
     layers: list[list[list[float]]] = []  # per layer, per neuron: weights then bias
     at = 0
-    for nin, nout in zip(SIZES, SIZES[1:]):
+    for nin, nout in itertools.pairwise(SIZES):
         layers.append([flat[at + j * (nin + 1) : at + (j + 1) * (nin + 1)] for j in range(nout)])
         at += nout * (nin + 1)
 
@@ -137,7 +138,9 @@ def main() -> None:
     parser.add_argument("--steps", type=int, default=10)
     args = parser.parse_args()
     xs, ys = moons(100, 0.1, 1337)
-    step = {"micrograd": micrograd_steps, "topograd": topograd_steps, "hand": hand_steps}[args.engine](xs, ys)
+    step = {"micrograd": micrograd_steps, "topograd": topograd_steps, "hand": hand_steps}[
+        args.engine
+    ](xs, ys)
     losses, seconds = [], []
     for k in range(args.steps):
         start = time.perf_counter()
