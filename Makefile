@@ -17,6 +17,9 @@ test: $(VENV)/.dev
 
 bench: $(VENV)/.bench
 	$(BIN)/python benchmarks/race.py
+	$(BIN)/python benchmarks/nn_race.py
+	$(BIN)/python benchmarks/anomaly_cost.py
+	$(BIN)/python benchmarks/layout_speed.py
 
 $(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
@@ -30,7 +33,7 @@ $(VENV)/.dev: pyproject.toml | $(VENV)/bin/python
 	touch $@ $(VENV)/.demo
 
 $(VENV)/.bench: pyproject.toml | $(VENV)/bin/python
-	$(BIN)/python -m pip install -q -e '.[bench]'
+	$(BIN)/python -m pip install -q -e '.[bench,demo]'
 	touch $@ $(VENV)/.demo
 
 clean:
