@@ -1,4 +1,4 @@
-"""The ``topograd`` command line: ``demo``, ``grad``, ``train`` and ``check``.
+"""The ``topograd`` command line: ``demo``, ``grad``, ``train``, ``playground`` and ``check``.
 
 Every refusal of user input is one line, ``error: ...``, on stderr, and exit status 2.
 """
@@ -17,6 +17,7 @@ from .check import check_rules
 from .datasets import DATASETS
 from .expr import ExpressionError, parse
 from .numeric import central_difference
+from .playground.server import serve
 from .train import plot, train
 from .viz.draw import to_dot, to_svg
 from .viz.graph import json_number
@@ -167,6 +168,21 @@ def _write(path: str, text: str) -> None:
         raise UsageError(f"cannot write {path}: {error.strerror}") from None
 
 
+def _playground(args: argparse.Namespace) -> int:
+    try:
+        serve(args.port, open_browser=not args.no_browser)
+    except OSError as error:
+        raise UsageError(f"cannot serve on port {args.port}: {error.strerror}") from None
+    return 0
+
+
+def _port(text: str) -> int:
+    value = int(text)
+    if not 0 <= value <= 65535:
+        raise argparse.ArgumentTypeError(f"a port is 0 to 65535, got {value}")
+    return value
+
+
 def _positive(text: str) -> int:
     value = int(text)
     if value < 1:
@@ -221,6 +237,15 @@ def parser() -> argparse.ArgumentParser:
     train_.add_argument("--plot", metavar="FILE.png", help="draw the decision boundary into FILE")
     train_.add_argument("--save", metavar="FILE.json", help="save the trained model as JSON")
     train_.set_defaults(run=_train)
+    playground = commands.add_parser(
+        "playground",
+        help="a page on 127.0.0.1 to type an expression and step through backprop",
+        description="Serve the playground on 127.0.0.1 and open it in the browser. The first "
+        "line printed is its address. Ctrl-C stops it.",
+    )
+    playground.add_argument("--port", type=_port, default=0, help="the port (default: a free one)")
+    playground.add_argument("--no-browser", action="store_true", help="do not open a browser")
+    playground.set_defaults(run=_playground)
     check = commands.add_parser(
         "check",
         help="check every built-in derivative rule against central differences",

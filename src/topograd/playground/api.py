@@ -1,0 +1,87 @@
+"""The playground's API, apart from HTTP: a request body in, a status and a JSON object out.
+
+``POST /api/graph`` with ``{"expr": str, "values": {name: number}}``. A name without a value
+gets 1.0, and the response says which values it used; values for names not in the expression
+are ignored. Every refusal is a 4xx with ``{"error": str}``.
+
+>>> status, reply = graph_request(b'{"expr": "x*x + x", "values": {"x": 3}}')
+>>> status, reply["value"], reply["grads"]
+(200, 12.0, {'x': 7.0})
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from typing import Any
+
+from ..expr import ExpressionError, parse
+from ..numeric import central_difference
+from ..viz.draw import to_svg
+from ..viz.graph import json_number
+from ..viz.trace import trace
+
+MAX_BODY = 64 * 1024  # bytes
+DEFAULT_VALUE = 1.0
+
+
+class RequestError(Exception):
+    """A request the API refuses: its HTTP status and the reason."""
+
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+def _refuse_constant(name: str) -> float:
+    raise RequestError(400, f"the JSON holds {name}, which is not a number JSON allows")
+
+
+def _decode(body: bytes) -> tuple[str, dict[str, float]]:
+    try:
+        request = json.loads(body.decode("utf-8"), parse_constant=_refuse_constant)
+    except (UnicodeDecodeError, json.JSONDecodeError) as error:
+        raise RequestError(400, f"the body is not JSON: {error}") from None
+    except RecursionError:
+        raise RequestError(400, "the JSON is nested too deeply") from None
+    if not isinstance(request, dict):
+        raise RequestError(400, 'the body must be a JSON object {"expr": ..., "values": {...}}')
+    expr, values = request.get("expr"), request.get("values", {})
+    if not isinstance(expr, str):
+        raise RequestError(400, '"expr" must be a string')
+    if not isinstance(values, dict):
+        raise RequestError(400, '"values" must be an object of names and numbers')
+    for name, value in values.items():
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise RequestError(400, f'the value of "{name}" must be a number')
+        if not math.isfinite(float(value)):
+            raise RequestError(400, f'the value of "{name}" is too large')
+    return expr, {name: float(value) for name, value in values.items()}
+
+
+def graph_request(body: bytes) -> tuple[int, dict[str, Any]]:
+    """Answer a request body: (200, the graph) or (4xx, {"error": ...})."""
+    try:
+        return 200, _graph(*_decode(body))
+    except RequestError as error:
+        return error.status, {"error": str(error)}
+    except ExpressionError as error:
+        return 422, {"error": str(error)}
+
+
+def _graph(text: str, given: dict[str, float]) -> dict[str, Any]:
+    expression = parse(text)
+    values = {name: given.get(name, DEFAULT_VALUE) for name in expression.names}
+    out, inputs = expression.build(values)
+    steps = trace(out)
+    out.backward()
+    return {
+        "expr": expression.text,
+        "names": list(expression.names),
+        "values": values,
+        "value": json_number(out.data),
+        "grads": {name: json_number(v.grad) for name, v in inputs.items()},
+        "checks": {name: json_number(central_difference(out, v)) for name, v in inputs.items()},
+        **steps.to_json(),
+        "svg": to_svg(out),
+    }

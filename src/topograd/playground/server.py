@@ -1,0 +1,139 @@
+"""The playground's HTTP server: the standard library's ThreadingHTTPServer on 127.0.0.1.
+
+It serves three packaged files and one API route, refuses a Host that is not its own (DNS
+rebinding), sends a strict Content-Security-Policy, and answers every bad request with a 4xx.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import threading
+import webbrowser
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from importlib import resources
+from typing import Any
+
+from .api import MAX_BODY, graph_request
+
+STATIC = {  # path -> (packaged file, content type); nothing else is served
+    "/": ("index.html", "text/html; charset=utf-8"),
+    "/index.html": ("index.html", "text/html; charset=utf-8"),
+    "/app.js": ("app.js", "text/javascript; charset=utf-8"),
+    "/style.css": ("style.css", "text/css; charset=utf-8"),
+}
+SECURITY_HEADERS = {
+    "Content-Security-Policy": "default-src 'none'; script-src 'self'; style-src 'self'; "
+    "img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; "
+    "frame-ancestors 'none'",
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+    "Cache-Control": "no-store",
+}
+
+
+def _static(name: str) -> bytes:
+    return resources.files(__package__).joinpath("static", name).read_bytes()
+
+
+class Handler(BaseHTTPRequestHandler):
+    server_version = "topograd-playground"
+    timeout = 10  # seconds a client may take to send its request: no thread waits forever
+    protocol_version = "HTTP/1.1"
+    default_request_version = "HTTP/1.0"  # a garbled request line still gets a status line
+
+    def _send(self, status: int, body: bytes, content_type: str) -> None:
+        self.send_response(status)
+        self.send_header("Content-Type", content_type)
+        self.send_header("Content-Length", str(len(body)))
+        for name, value in SECURITY_HEADERS.items():
+            self.send_header(name, value)
+        self.end_headers()
+        if self.command != "HEAD":
+            self.wfile.write(body)
+
+    def _json(self, status: int, data: dict[str, Any]) -> None:
+        self._send(status, json.dumps(data).encode(), "application/json")
+
+    def _host_ok(self) -> bool:
+        port = self.server.server_port  # type: ignore[attr-defined]
+        if self.headers.get("Host") in (f"127.0.0.1:{port}", f"localhost:{port}"):
+            return True
+        self.close_connection = True
+        self._json(403, {"error": "this server answers only to its own address"})
+        return False
+
+    def do_GET(self) -> None:
+        if not self._host_ok():
+            return
+        path = self.path.split("?", 1)[0]
+        if path not in STATIC:
+            self._json(404, {"error": f"no such page: {path[:80]}"})
+            return
+        name, content_type = STATIC[path]
+        self._send(200, _static(name), content_type)
+
+    do_HEAD = do_GET  # noqa: N815
+
+    def do_POST(self) -> None:
+        if not self._host_ok():
+            return
+        if self.path != "/api/graph":
+            self._json(404, {"error": f"no such route: {self.path[:80]}"})
+            return
+        status, reply = self._read_body()
+        if status == 200:
+            status, reply = graph_request(reply["body"])
+        self._json(status, reply)
+
+    def _read_body(self) -> tuple[int, dict[str, Any]]:
+        length = self.headers.get("Content-Length")
+        if self.headers.get("Transfer-Encoding") or length is None:
+            self.close_connection = True
+            return 411, {"error": "send the body with a Content-Length"}
+        if not length.isdigit():
+            self.close_connection = True
+            return 400, {"error": "Content-Length must be a number of bytes"}
+        if int(length) > MAX_BODY:
+            self.close_connection = True  # the body is not read
+            return 413, {"error": f"the body is over {MAX_BODY // 1024} kB"}
+        try:
+            body = self.rfile.read(int(length))
+        except TimeoutError:
+            self.close_connection = True
+            return 408, {"error": "the body did not arrive in time"}
+        if len(body) < int(length):
+            self.close_connection = True
+            return 400, {"error": "the body is shorter than its Content-Length"}
+        return 200, {"body": body}
+
+    def _refuse_method(self) -> None:
+        self.close_connection = True
+        self._json(405, {"error": f"{self.command} is not allowed here"})
+
+    do_PUT = do_DELETE = do_PATCH = do_OPTIONS = _refuse_method  # noqa: N815
+
+    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002
+        pass  # quiet: the terminal shows the URL, not every request
+
+
+def make_server(port: int = 0) -> ThreadingHTTPServer:
+    """A server on 127.0.0.1 (``port`` 0: a free one), not yet serving."""
+    server = ThreadingHTTPServer(("127.0.0.1", port), Handler)
+    server.daemon_threads = True
+    return server
+
+
+def serve(port: int = 0, open_browser: bool = True) -> None:
+    """Serve until Ctrl-C; the URL is the first line on stdout."""
+    server = make_server(port)
+    url = f"http://127.0.0.1:{server.server_port}/"
+    print(url, flush=True)
+    if open_browser:
+        threading.Thread(target=webbrowser.open, args=(url,), daemon=True).start()
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        print("stopped", file=sys.stderr)
+    finally:
+        server.server_close()

@@ -1,0 +1,253 @@
+// The playground's page: asks /api/graph for the graph of the typed expression, draws it, and
+// walks its backward pass step by step. No eval, no inline script, no other server.
+"use strict";
+
+const state = {
+  data: null, // the last good answer of /api/graph
+  values: {}, // the value of every name typed so far
+  step: 0, // how many backward steps are shown
+  timer: null, // Play's interval
+  pending: null, // the debounce timer of an update
+};
+
+const $ = (id) => document.getElementById(id);
+
+function number(x) {
+  if (typeof x === "string") return x; // "inf", "-inf", "nan" from the server
+  if (x === 0) return "0";
+  const text = Math.abs(x) >= 1e-4 && Math.abs(x) < 1e6 ? x.toPrecision(6) : x.toExponential(4);
+  return text.includes("e") ? text : text.replace(/\.?0+$/, "");
+}
+
+function showError(message) {
+  $("error").textContent = message;
+  $("error").hidden = false;
+  $("expr").classList.add("invalid");
+  $("graph").classList.add("stale");
+}
+
+function clearError() {
+  $("error").hidden = true;
+  $("error").textContent = "";
+  $("expr").classList.remove("invalid");
+  $("graph").classList.remove("stale");
+}
+
+async function update() {
+  const body = JSON.stringify({ expr: $("expr").value, values: state.values });
+  let reply;
+  let data;
+  try {
+    reply = await fetch("/api/graph", {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body,
+    });
+    data = await reply.json();
+  } catch (error) {
+    showError(`the playground's server did not answer (${error.message})`);
+    return;
+  }
+  if (!reply.ok) {
+    showError(data.error || `the server answered ${reply.status}`);
+    return;
+  }
+  clearError();
+  state.data = data;
+  Object.assign(state.values, data.values);
+  render();
+}
+
+function later(delay = 150) {
+  clearTimeout(state.pending);
+  state.pending = setTimeout(update, delay);
+}
+
+function render() {
+  const data = state.data;
+  renderVariables(data.names, data.values);
+  $("value").textContent = `${data.expr} = ${number(data.value)}`;
+  $("graph").innerHTML = data.svg; // topograd's own SVG, labels escaped on the server
+  fit($("graph").querySelector("svg"));
+  renderGradients(data);
+  reset();
+}
+
+function fit(svg) {
+  // Small graphs are drawn up to 1.6 times larger, large ones shrink to the panel's width.
+  const width = Number(svg.getAttribute("width"));
+  const height = Number(svg.getAttribute("height"));
+  const room = $("graph").clientWidth - 24;
+  const scale = Math.min(1.6, room / width);
+  svg.setAttribute("width", String(Math.round(width * scale)));
+  svg.setAttribute("height", String(Math.round(height * scale)));
+}
+
+function renderVariables(names, values) {
+  const box = $("variables");
+  const shown = [...box.querySelectorAll(".variable")].map((row) => row.dataset.name);
+  if (shown.join(" ") !== names.join(" ")) {
+    box.replaceChildren(...names.map((name) => variableRow(name)));
+  }
+  for (const name of names) {
+    const row = box.querySelector(`.variable[data-name="${CSS.escape(name)}"]`);
+    const [field, slider] = row.querySelectorAll("input");
+    if (document.activeElement !== field) field.value = values[name];
+    const span = Math.max(10, Math.ceil(Math.abs(values[name]) * 2));
+    slider.min = String(-span);
+    slider.max = String(span);
+    if (document.activeElement !== slider) slider.value = values[name];
+  }
+}
+
+function variableRow(name) {
+  const row = document.createElement("div");
+  row.className = "variable";
+  row.dataset.name = name;
+  const label = document.createElement("span");
+  label.className = "name";
+  label.textContent = name;
+  const field = document.createElement("input");
+  field.type = "number";
+  field.step = "any";
+  field.setAttribute("aria-label", `value of ${name}`);
+  const slider = document.createElement("input");
+  slider.type = "range";
+  slider.step = "0.01";
+  slider.setAttribute("aria-label", `slider for ${name}`);
+  field.addEventListener("input", () => {
+    const x = Number(field.value);
+    if (field.value.trim() === "" || !Number.isFinite(x)) return;
+    state.values[name] = x;
+    slider.value = field.value;
+    later();
+  });
+  slider.addEventListener("input", () => {
+    state.values[name] = Number(slider.value);
+    field.value = slider.value;
+    later(60);
+  });
+  row.append(label, field, slider);
+  return row;
+}
+
+function renderGradients(data) {
+  const rows = data.names.map((name) => {
+    const row = document.createElement("tr");
+    row.dataset.name = name;
+    const grad = data.grads[name];
+    const check = data.checks[name];
+    const gap = typeof grad === "number" && typeof check === "number" ? Math.abs(grad - check).toExponential(1) : "";
+    for (const [cls, text] of [["name", name], ["grad", number(grad)], ["check", number(check)], ["gap", gap]]) {
+      const cell = document.createElement("td");
+      cell.className = cls;
+      cell.textContent = text;
+      if (cls === "grad") cell.dataset.value = String(grad);
+      row.append(cell);
+    }
+    return row;
+  });
+  $("grads").tBodies[0].replaceChildren(...rows);
+}
+
+// The backward pass, step by step.
+
+function svgNode(id) {
+  return document.getElementById(`tg-${id}`);
+}
+
+function setGrad(id, text) {
+  const label = svgNode(id)?.querySelector("text.grad");
+  if (label) label.textContent = `grad ${text}`;
+}
+
+function nameOf(id) {
+  const node = state.data.nodes.find((n) => n.id === id);
+  return node.label || (node.op ? id : number(node.data));
+}
+
+function reset() {
+  stop();
+  state.step = 0;
+  $("log").replaceChildren();
+  for (const el of document.querySelectorAll("#graph .current, #graph .received, #graph .flow, #graph .waiting")) {
+    el.classList.remove("current", "received", "flow", "waiting");
+  }
+  for (const node of state.data.nodes) setGrad(node.id, number(node.grad));
+  progress();
+}
+
+function progress() {
+  const total = state.data.steps.length;
+  $("progress").textContent = state.step === 0 ? `${total} steps; gradients shown are final` : `step ${state.step} of ${total}`;
+  $("step").disabled = state.step >= total;
+  $("play").disabled = state.step >= total;
+}
+
+function stepOnce() {
+  const steps = state.data.steps;
+  if (state.step >= steps.length) return stop();
+  if (state.step === 0) {
+    for (const node of state.data.nodes) {
+      setGrad(node.id, "?");
+      svgNode(node.id)?.classList.add("waiting");
+    }
+  }
+  for (const el of document.querySelectorAll("#graph .current, #graph .flow, #graph .received")) {
+    el.classList.remove("current", "flow", "received");
+  }
+  const step = steps[state.step];
+  state.step += 1;
+  const box = svgNode(step.node);
+  box?.classList.add("current");
+  box?.classList.remove("waiting");
+  svgNode(`${step.node}-op`)?.classList.add("current");
+  setGrad(step.node, number(step.grad));
+  let text = `${nameOf(step.node)}: gradient ${number(step.grad)}`;
+  for (const edge of step.edges) {
+    document.getElementById(`tg-${step.node}.${edge.operand}`)?.classList.add("flow");
+    svgNode(edge.parent)?.classList.add("received");
+    setGrad(edge.parent, number(edge.total));
+    text += `; += ${number(edge.contribution)} into ${nameOf(edge.parent)} (now ${number(edge.total)})`;
+  }
+  for (const li of $("log").children) li.classList.remove("current");
+  const line = document.createElement("li");
+  line.className = "current";
+  line.dataset.node = step.node;
+  line.textContent = text;
+  $("log").append(line);
+  line.scrollIntoView({ block: "nearest" });
+  progress();
+  if (state.step >= steps.length) stop();
+}
+
+function play() {
+  if (state.timer) return stop();
+  if (state.step >= state.data.steps.length) reset();
+  $("play").textContent = "Pause";
+  state.timer = setInterval(stepOnce, 700);
+  stepOnce();
+}
+
+function stop() {
+  clearInterval(state.timer);
+  state.timer = null;
+  $("play").textContent = "Play";
+}
+
+function choose(button) {
+  $("expr").value = button.dataset.expr;
+  state.values = JSON.parse(button.dataset.values);
+  later(0);
+}
+
+document.addEventListener("DOMContentLoaded", () => {
+  $("expr").addEventListener("input", () => later(250));
+  $("step").addEventListener("click", () => { stop(); stepOnce(); });
+  $("play").addEventListener("click", play);
+  $("reset").addEventListener("click", () => state.data && reset());
+  for (const button of $("presets").querySelectorAll("button")) {
+    button.addEventListener("click", () => choose(button));
+  }
+  choose($("presets").querySelector("button"));
+});

@@ -1,0 +1,188 @@
+"""The playground's API and server: answers, and a table of hostile requests, each answered
+with a 4xx and an error while the server goes on serving."""
+
+from __future__ import annotations
+
+import http.client
+import json
+import re
+import socket
+import threading
+from collections.abc import Iterator
+from importlib import resources
+
+import pytest
+
+import topograd as tg
+from topograd.expr import parse
+from topograd.playground import server as server_module
+from topograd.playground.api import graph_request
+from topograd.playground.server import make_server
+
+
+@pytest.fixture(scope="module")
+def port() -> Iterator[int]:
+    server_module.Handler.timeout = 2  # a slow client is dropped sooner than the default
+    server = make_server(0)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield server.server_port
+    server.shutdown()
+    server.server_close()
+
+
+def request(
+    port: int,
+    method: str,
+    path: str,
+    body: bytes | None = None,
+    headers: dict[str, str] | None = None,
+) -> tuple[int, dict[str, str], bytes]:
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    connection.request(
+        method, path, body=body, headers={"Host": f"127.0.0.1:{port}", **(headers or {})}
+    )
+    reply = connection.getresponse()
+    data = reply.read()
+    connection.close()
+    return reply.status, dict(reply.getheaders()), data
+
+
+def test_the_graph_of_the_lesson() -> None:
+    status, reply = graph_request(
+        b'{"expr": "tanh(a*b + c)", "values": {"a": 2, "b": -3, "c": 10}}'
+    )
+    assert status == 200
+    out, inputs = parse("tanh(a*b + c)").build({"a": 2, "b": -3, "c": 10})
+    out.backward()
+    assert reply["value"] == out.data
+    assert reply["grads"] == {name: v.grad for name, v in inputs.items()}
+    assert all(abs(reply["checks"][n] - reply["grads"][n]) < 1e-9 for n in "abc")
+    assert [s["node"] for s in reply["steps"]] == [s.node for s in tg.trace(out).steps]
+    assert {"nodes", "edges", "svg", "names", "values"} <= set(reply)
+    assert reply["svg"].startswith("<svg")
+    json.dumps(reply, allow_nan=False)
+
+
+def test_missing_values_default_to_one_and_extra_ones_are_ignored() -> None:
+    status, reply = graph_request(b'{"expr": "x*y", "values": {"x": 3, "z": 5}}')
+    assert status == 200
+    assert reply["values"] == {"x": 3.0, "y": 1.0}
+    assert reply["grads"] == {"x": 1.0, "y": 3.0}
+
+
+def test_infinities_travel_as_strings() -> None:
+    status, reply = graph_request(b'{"expr": "log(x)", "values": {"x": 0}}')
+    assert (status, reply["value"], reply["grads"]["x"]) == (200, "-inf", "inf")
+
+
+def test_pages_and_headers(port: int) -> None:
+    status, headers, body = request(port, "GET", "/")
+    assert status == 200
+    assert headers["Content-Type"].startswith("text/html")
+    csp = headers["Content-Security-Policy"]
+    assert "script-src 'self'" in csp and "unsafe" not in csp
+    assert headers["X-Content-Type-Options"] == "nosniff"
+    assert b'<script src="/app.js"' in body
+    for path, kind in [("/app.js", "text/javascript"), ("/style.css", "text/css")]:
+        status, headers, _ = request(port, "GET", path)
+        assert (status, headers["Content-Type"].split(";")[0]) == (200, kind)
+
+
+def test_the_page_has_no_inline_script_and_no_eval() -> None:
+    static = resources.files("topograd.playground").joinpath("static")
+    html = static.joinpath("index.html").read_text()
+    assert re.findall(r"<script[^>]*>", html) == ['<script src="/app.js" defer>']
+    assert not re.search(r"\son[a-z]+\s*=", html)  # no inline event handlers
+    assert not re.search(r"style\s*=", html)
+    app = static.joinpath("app.js").read_text()
+    for forbidden in [
+        "eval(",
+        "new Function",
+        'setTimeout("',
+        "innerHTML +=",
+        "document.write",
+        "http://",
+        "https://",
+    ]:
+        assert forbidden not in app, forbidden
+
+
+LONG = "x+" * 600 + "x"
+HOSTILE = [
+    # (method, path, body, extra headers, expected status, words in the error)
+    ("POST", "/api/graph", b"{not json", {}, 400, "not JSON"),
+    ("POST", "/api/graph", b"\xff\xfe", {}, 400, "not JSON"),
+    ("POST", "/api/graph", b"[1, 2]", {}, 400, "JSON object"),
+    ("POST", "/api/graph", b'{"expr": 3}', {}, 400, '"expr" must be a string'),
+    ("POST", "/api/graph", b'{"values": {}}', {}, 400, '"expr" must be a string'),
+    ("POST", "/api/graph", b'{"expr": "x", "values": [1]}', {}, 400, '"values" must be an object'),
+    ("POST", "/api/graph", b'{"expr": "x", "values": {"x": "1"}}', {}, 400, "must be a number"),
+    ("POST", "/api/graph", b'{"expr": "x", "values": {"x": true}}', {}, 400, "must be a number"),
+    ("POST", "/api/graph", b'{"expr": "x", "values": {"x": NaN}}', {}, 400, "NaN"),
+    ("POST", "/api/graph", b'{"expr": "x", "values": {"x": 1e999}}', {}, 400, "too large"),
+    ("POST", "/api/graph", b"[" * 100_00 + b"]" * 100_00, {}, 400, "JSON"),
+    ("POST", "/api/graph", b'{"expr": "__import__(\'os\')"}', {}, 422, "unknown function"),
+    ("POST", "/api/graph", b'{"expr": "x.__class__"}', {}, 422, "attributes"),
+    ("POST", "/api/graph", b'{"expr": "(lambda: 1)()"}', {}, 422, "built-in functions"),
+    ("POST", "/api/graph", json.dumps({"expr": LONG}).encode(), {}, 422, "at most 1000"),
+    ("POST", "/api/graph", json.dumps({"expr": "x" * 70_000}).encode(), {}, 413, "64 kB"),
+    ("POST", "/api/graph", b"", {"Content-Length": "999999999"}, 413, "64 kB"),
+    ("POST", "/api/graph", b"{}", {"Content-Length": "ten"}, 400, "Content-Length"),
+    ("POST", "/api/graph", b"{}", {"Transfer-Encoding": "chunked"}, 411, "Content-Length"),
+    ("POST", "/api/other", b"{}", {}, 404, "no such route"),
+    ("GET", "/../../etc/passwd", None, {}, 404, "no such page"),
+    ("GET", "/%2e%2e/%2e%2e/etc/passwd", None, {}, 404, "no such page"),
+    ("GET", "/static/app.js", None, {}, 404, "no such page"),
+    ("GET", "/api/graph", None, {}, 404, "no such page"),
+    ("GET", "/", None, {"Host": "evil.example:80"}, 403, "its own address"),
+    ("POST", "/api/graph", b'{"expr": "x"}', {"Host": "attacker.test"}, 403, "its own address"),
+    ("PUT", "/api/graph", b"{}", {}, 405, "not allowed"),
+    ("DELETE", "/", None, {}, 405, "not allowed"),
+    ("OPTIONS", "/", None, {}, 405, "not allowed"),
+]
+
+
+@pytest.mark.parametrize(("method", "path", "body", "headers", "status", "words"), HOSTILE)
+def test_hostile_requests_get_a_4xx_and_the_server_goes_on(
+    port, method, path, body, headers, status, words
+) -> None:  # type: ignore[no-untyped-def]
+    if headers.get("Transfer-Encoding") or headers.get("Content-Length") == "999999999":
+        got, reply = raw_request(port, method, path, body or b"", headers)
+    else:
+        got, _, data = request(port, method, path, body, headers)
+        reply = json.loads(data)
+    assert got == status
+    assert words in reply["error"]
+    assert request(port, "GET", "/")[0] == 200  # still serving
+
+
+def raw_request(
+    port: int, method: str, path: str, body: bytes, headers: dict[str, str]
+) -> tuple[int, dict[str, str]]:
+    lines = [f"{method} {path} HTTP/1.1", f"Host: 127.0.0.1:{port}"] + [
+        f"{k}: {v}" for k, v in headers.items()
+    ]
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
+        sock.sendall(("\r\n".join(lines) + "\r\n\r\n").encode() + body)
+        data = b""
+        while chunk := sock.recv(65536):
+            data += chunk
+    head, _, payload = data.partition(b"\r\n\r\n")
+    return int(head.split()[1]), json.loads(payload)
+
+
+def test_a_malformed_request_line_gets_400(port: int) -> None:
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
+        sock.sendall(b"NONSENSE\r\n\r\n")
+        assert sock.recv(100).split(b" ")[1] == b"400"
+    assert request(port, "GET", "/")[0] == 200
+
+
+def test_a_client_that_never_finishes_is_dropped_not_waited_for(port: int) -> None:
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
+        head = f"POST /api/graph HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nContent-Length: 50\r\n\r\n"
+        sock.sendall(head.encode() + b"{")
+        data = sock.recv(1000)  # the server gives up after its timeout
+    assert data == b"" or data.startswith(b"HTTP/1.1 408")
+    assert request(port, "GET", "/")[0] == 200

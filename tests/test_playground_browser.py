@@ -1,0 +1,159 @@
+"""The playground end to end, in a real browser: Playwright driving Debian's Chromium.
+
+Skipped, with the reason shown, where Chromium or Playwright is missing; CI installs both.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import topograd as tg
+from topograd.expr import parse
+
+playwright_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
+CHROMIUM = os.environ.get("TOPOGRAD_CHROMIUM") or shutil.which("chromium")
+pytestmark = pytest.mark.skipif(
+    CHROMIUM is None, reason="Chromium is not installed (apt-get install chromium)"
+)
+expect = playwright_api.expect
+
+
+@pytest.fixture(scope="module")
+def url() -> Iterator[str]:
+    from topograd.playground.server import make_server
+
+    server = make_server(0)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{server.server_port}/"
+    server.shutdown()
+    server.server_close()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    with playwright_api.sync_playwright() as p:
+        chromium = p.chromium.launch(
+            executable_path=CHROMIUM,
+            args=[
+                "--disable-gpu",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+                "--no-first-run",
+            ],
+        )
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def page(browser: Any, url: str) -> Iterator[Any]:
+    page = browser.new_page(viewport={"width": 1400, "height": 900})
+    problems: list[str] = []
+    page.on("console", lambda m: problems.append(m.text) if m.type == "error" else None)
+    page.on("pageerror", lambda error: problems.append(str(error)))
+    page.goto(url)
+    expect(page.locator("#grads tbody tr")).to_have_count(3)
+    yield page
+    # Only the refusals the test provoked may show up (a 4xx answer logs a failed load).
+    assert [p for p in problems if "status of 422" not in p] == []
+    page.close()
+
+
+def engine(expr: str, values: dict[str, float]) -> tuple[tg.Value, dict[str, tg.Value]]:
+    out, inputs = parse(expr).build(values)
+    out.backward()
+    return out, inputs
+
+
+def gradients_on_page(page: Any) -> dict[str, float]:
+    rows = page.locator("#grads tbody tr")
+    return {
+        rows.nth(i).get_attribute("data-name"): float(
+            rows.nth(i).locator("td.grad").get_attribute("data-value")
+        )
+        for i in range(rows.count())
+    }
+
+
+def test_the_lessons_gradients_on_the_page_are_the_engines(page: Any) -> None:
+    expect(page.locator("#value")).to_have_text("tanh(a*b + c) = 0.999329")
+    _, inputs = engine("tanh(a*b + c)", {"a": 2, "b": -3, "c": 10})
+    assert gradients_on_page(page) == {name: v.grad for name, v in inputs.items()}  # every bit
+    assert page.locator("#graph svg .node.value").count() == 6
+
+
+def test_stepping_walks_the_nodes_in_reverse_topological_order(page: Any) -> None:
+    out, _ = engine("tanh(a*b + c)", {"a": 2, "b": -3, "c": 10})
+    expected = [step.node for step in tg.trace(out).steps]
+    seen = []
+    for k in range(len(expected)):
+        page.click("#step")
+        expect(page.locator("#progress")).to_have_text(f"step {k + 1} of {len(expected)}")
+        current = page.locator("#graph .node.value.current")
+        expect(current).to_have_count(1)
+        seen.append(current.get_attribute("data-node"))
+    assert seen == expected
+    assert [
+        page.locator("#log li").nth(i).get_attribute("data-node") for i in range(len(expected))
+    ] == expected
+    expect(page.locator("#step")).to_be_disabled()
+    page.click("#reset")
+    expect(page.locator("#log li")).to_have_count(0)
+
+
+def test_a_shared_node_visibly_receives_three_contributions(page: Any) -> None:
+    page.click("text=shared node: x*x + x")
+    expect(page.locator("#value")).to_have_text("x*x + x = 12")
+    x = page.locator("#graph .node.value[data-node='n0'] text.grad")
+    page.click("#step")
+    expect(x).to_have_text("grad 1")
+    page.click("#step")
+    expect(x).to_have_text("grad 7")
+    log = page.locator("#log").text_content()
+    assert log.count("into x (") == 3  # not "into x*x"
+    assert "(now 1)" in log and "(now 4)" in log and "(now 7)" in log
+
+
+def test_moving_a_slider_updates_the_graph_and_the_gradients(page: Any) -> None:
+    slider = page.get_by_label("slider for a")
+    slider.focus()
+    for _ in range(25):
+        slider.press("ArrowRight")  # step 0.01
+    expect(page.get_by_label("value of a")).to_have_value("2.25")
+    expect(page.locator("#graph .node.value[data-node='n0'] text.data")).to_have_text("data 2.25")
+    expect(page.locator("#value")).not_to_have_text("tanh(a*b + c) = 0.999329")
+    _, inputs = engine("tanh(a*b + c)", {"a": 2.25, "b": -3, "c": 10})
+    expect(page.locator("#grads tr[data-name='b'] td.grad")).to_have_attribute(
+        "data-value", repr(inputs["b"].grad)
+    )
+    assert gradients_on_page(page) == {name: v.grad for name, v in inputs.items()}
+
+
+def test_an_error_is_shown_inline_and_the_page_stays(page: Any, tmp_path: Path) -> None:
+    page.fill("#expr", "a.b + tanh(c)")
+    error = page.locator("#error")
+    expect(error).to_be_visible()
+    expect(error).to_contain_text("attributes (a.b) are not allowed")
+    expect(page.locator("#graph svg")).to_have_count(1)  # the last good graph, dimmed
+    page.fill("#expr", "sigmoid(a) * b")
+    expect(error).to_be_hidden()
+    expect(page.locator("#value")).to_contain_text("sigmoid(a) * b = ")
+
+
+def test_a_screenshot_of_a_walk_through(page: Any, tmp_path: Path) -> None:
+    page.click("text=a larger graph")
+    expect(page.locator("#value")).to_contain_text("sigmoid(w1*x1")
+    for _ in range(4):
+        page.click("#step")
+    path = tmp_path / "playground.png"
+    page.screenshot(path=str(path), full_page=True)
+    assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert path.stat().st_size > 20_000  # a drawn page, not a blank one
