@@ -6,7 +6,10 @@ from __future__ import annotations
 import http.client
 import json
 import re
+import signal
 import socket
+import subprocess
+import sys
 import threading
 from collections.abc import Iterator
 from importlib import resources
@@ -186,3 +189,31 @@ def test_a_client_that_never_finishes_is_dropped_not_waited_for(port: int) -> No
         data = sock.recv(1000)  # the server gives up after its timeout
     assert data == b"" or data.startswith(b"HTTP/1.1 408")
     assert request(port, "GET", "/")[0] == 200
+
+
+def test_the_command_prints_its_address_first_and_stops_on_ctrl_c() -> None:
+    with subprocess.Popen(
+        [sys.executable, "-m", "topograd", "playground", "--no-browser", "--port", "0"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    ) as process:
+        assert process.stdout is not None and process.stderr is not None
+        first = process.stdout.readline().strip()
+        match = re.fullmatch(r"http://127\.0\.0\.1:(\d+)/", first)
+        assert match, first
+        assert request(int(match.group(1)), "GET", "/")[0] == 200
+        process.send_signal(signal.SIGINT)
+        assert process.wait(timeout=10) == 0
+        assert "Traceback" not in process.stderr.read()
+
+
+def test_a_port_in_use_is_one_line_and_exit_2(port: int) -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "topograd", "playground", "--no-browser", "--port", str(port)],
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
+    assert result.returncode == 2
+    assert result.stderr.startswith(f"error: cannot serve on port {port}")
