@@ -99,6 +99,7 @@ def _experiments() -> list[str]:
     _, steep = _gradients_at(2, -3, 6)
     _, g2 = _gradients_at(0, -3, 10)
     e3, g3 = _gradients_at(2, -3, 100)
+    g3 = {k: g + 0.0 for k, g in g3.items()}  # -0.0 (b times 0) printed as 0
     n1 = e1.parents[0].data
     return [
         "5. Three experiments, each changing one input:",

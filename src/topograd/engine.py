@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any, Protocol, TypeVar, cast
 
-from .modes import AnomalyLog, grad_mode
+from .modes import check_nan, grad_mode, recording
 
 
 class Node(Protocol):
@@ -87,9 +87,20 @@ def _propagate(
     only into ``capture``, for the nodes that are its keys. ``observer(node, grad,
     contributions)`` sees every node as it is processed (the trace, anomaly mode).
     """
-    record = grad_mode.record
-    if isinstance(record, AnomalyLog):
-        observer = record.check if observer is None else _both(record.check, observer)
+    if grad_mode.check_nan:
+        observer = check_nan if observer is None else _both(check_nan, observer)
+    # Rules record a graph exactly when one is asked for, whatever mode the caller is in.
+    with recording(create_graph):
+        _walk(roots, seeds, create_graph, capture, observer)
+
+
+def _walk(
+    roots: Sequence[Node],
+    seeds: Sequence[Any],
+    create_graph: bool,
+    capture: dict[Node, Any] | None,
+    observer: Observer | None,
+) -> None:
     pending: dict[Node, Any] = {}
     for root, seed in zip(roots, seeds):
         pending[root] = pending[root] + seed if root in pending else seed

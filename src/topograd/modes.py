@@ -1,5 +1,8 @@
-"""What ops do with the nodes they make, per thread: record them (the default), not
-(``no_grad``), or record them and remember where (``detect_anomaly``).
+"""What ops do with the nodes they make, and what backward checks, per thread.
+
+Ops record their parents (the default), or not (``no_grad``), or record them and remember the
+file and line that made each node (``detect_anomaly``, which also has every backward check its
+gradients for NaN, even inside ``no_grad``).
 
 >>> import topograd as tg
 >>> with tg.no_grad():
@@ -16,53 +19,65 @@ import sys
 import threading
 from collections.abc import Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
-from typing import TYPE_CHECKING, Any
-
-if TYPE_CHECKING:
-    from .engine import Node
+from typing import Any
 
 
 class AnomalyError(RuntimeError):
     """A backward produced NaN; the message names the op, its label and where it was made."""
 
 
-class AnomalyLog:
-    """While ``detect_anomaly`` is on: where user code made each new node."""
+class _Remember:
+    """The recording mode of ``detect_anomaly``: record, and remember where."""
 
-    def __init__(self) -> None:
-        self.places: dict[object, str] = {}
+    def __bool__(self) -> bool:
+        return True
 
-    def remember(self, node: object) -> None:
-        frame = sys._getframe(1)
-        while frame.f_back is not None and frame.f_code.co_filename.startswith(_PACKAGE):
-            frame = frame.f_back
-        line = linecache.getline(frame.f_code.co_filename, frame.f_lineno).strip()
-        place = f"{frame.f_code.co_filename}:{frame.f_lineno}, in {frame.f_code.co_name}"
-        self.places[node] = f"{place}\n    {line}" if line else place
-
-    def check(self, node: Node, grad: Any, contributions: Sequence[Any]) -> None:
-        for i, contribution in enumerate(contributions):
-            if node._has_nan(contribution):
-                op, label = getattr(node, "op", "?"), getattr(node, "label", "")
-                named = f"{op!r}" + (f" (label {label!r})" if label else "")
-                where = self.places.get(node, "before detect_anomaly() was entered")
-                raise AnomalyError(
-                    f"backward of {named} produced nan in the gradient of its input {i}.\n"
-                    f"That node was created at {where}"
-                )
+    def __repr__(self) -> str:
+        return "REMEMBER"
 
 
-_PACKAGE = os.path.dirname(os.path.abspath(__file__)) + os.sep
+REMEMBER = _Remember()
 
 
 class _GradMode(threading.local):
     # What an op does with the node it makes, read once per op: False under no_grad (record
-    # nothing), True (record the op and its parents), or an AnomalyLog (record, and remember
-    # where). One attribute, so that anomaly mode costs nothing while it is off.
-    record: bool | AnomalyLog = True
+    # nothing), True (record the op and its parents), or REMEMBER (record, and remember where).
+    # One attribute, so that anomaly mode costs nothing while it is off.
+    record: bool | _Remember = True
+    check_nan = False  # backward looks for NaN (anomaly mode)
 
 
 grad_mode = _GradMode()  # read by the data kinds on every op
+
+_PACKAGE = os.path.dirname(os.path.abspath(__file__)) + os.sep
+
+
+def remember(node: Any) -> None:
+    """Store on ``node`` the file and line of the user code that made it."""
+    frame = sys._getframe(1)
+    while frame.f_back is not None and frame.f_code.co_filename.startswith(_PACKAGE):
+        frame = frame.f_back
+    code = frame.f_code
+    line = linecache.getline(code.co_filename, frame.f_lineno).strip()
+    place = f"{code.co_filename}:{frame.f_lineno}, in {code.co_name}"
+    node._where = f"{place}\n    {line}" if line else place
+
+
+def check_nan(node: Any, grad: Any, contributions: Sequence[Any]) -> None:
+    """Raise ``AnomalyError`` if ``node`` passed NaN to an input that wants a gradient."""
+    for i, (parent, contribution) in enumerate(zip(node.parents, contributions)):
+        if parent._has_nan(contribution):
+            op, label = getattr(node, "op", "?"), getattr(node, "label", "")
+            named = f"{op!r}" + (f" (label {label!r})" if label else "")
+            where = getattr(node, "_where", None)
+            raise AnomalyError(
+                f"backward of {named} produced nan in the gradient of its input {i}.\n"
+                + (
+                    f"That node was created at {where}"
+                    if where
+                    else "That node was created outside detect_anomaly(), so where is not known"
+                )
+            )
 
 
 def is_grad_enabled() -> bool:
@@ -71,9 +86,10 @@ def is_grad_enabled() -> bool:
 
 
 @contextmanager
-def _recording(record: bool | AnomalyLog) -> Iterator[None]:
+def recording(record: bool) -> Iterator[None]:
+    """Ops record (True) or not (False) inside; anomaly mode's remembering is kept."""
     previous = grad_mode.record
-    grad_mode.record = record
+    grad_mode.record = (REMEMBER if grad_mode.check_nan else True) if record else False
     try:
         yield
     finally:
@@ -82,10 +98,11 @@ def _recording(record: bool | AnomalyLog) -> Iterator[None]:
 
 def no_grad() -> AbstractContextManager[None]:
     """Inside it, ops record no parents: results are leaves (``op == ""``). Per thread."""
-    return _recording(False)
+    return recording(False)
 
 
-def detect_anomaly() -> AbstractContextManager[None]:
+@contextmanager
+def detect_anomaly() -> Iterator[None]:
     """Inside it, each new node remembers the file and line that made it, and a backward that
     produces NaN raises ``AnomalyError`` naming the op, its label and that place. Per thread.
 
@@ -100,7 +117,10 @@ def detect_anomaly() -> AbstractContextManager[None]:
     That node was created at <doctest topograd.modes.detect_anomaly[2]>:2, in <module>
         y = x.sqrt() * 0
     """
-    record = grad_mode.record
-    return _recording(
-        record if isinstance(record, AnomalyLog) else AnomalyLog() if record else False
-    )
+    previous = grad_mode.record, grad_mode.check_nan
+    grad_mode.check_nan = True
+    grad_mode.record = REMEMBER if grad_mode.record else False
+    try:
+        yield
+    finally:
+        grad_mode.record, grad_mode.check_nan = previous

@@ -19,7 +19,7 @@ from collections.abc import Iterable, Sequence
 from typing import cast
 
 from . import engine
-from .modes import grad_mode
+from .modes import grad_mode, remember
 from .rules import OPS, VARIADIC, Num, Op
 
 Real = float | int  # and NumPy real scalars, checked at run time
@@ -30,6 +30,7 @@ def _no_rule(*args: Num) -> tuple[Num, ...]:
 
 
 LEAF = Op("", 0, float, _no_rule, ())
+CONSTANT = Op("", 0, float, _no_rule, ())  # a number lifted into an operation: wants no gradient
 _ADD, _SUB, _MUL, _DIV, _POW = OPS["+"], OPS["-"], OPS["*"], OPS["/"], OPS["**"]
 _NEG, _ABS, _RELU, _EXP, _LOG = OPS["neg"], OPS["abs"], OPS["relu"], OPS["exp"], OPS["log"]
 _SQRT, _TANH, _SIGMOID = OPS["sqrt"], OPS["tanh"], OPS["sigmoid"]
@@ -56,7 +57,8 @@ class Value:
     # Two operand slots instead of a parents tuple: a tuple per node would cost 56 more bytes and
     # one more object for the cyclic garbage collector to track. A variadic op keeps its operands
     # as a tuple in _x.
-    __slots__ = ("_op", "_x", "_y", "data", "grad", "label")
+    __slots__ = ("_op", "_where", "_x", "_y", "data", "grad", "label")  # _where: anomaly mode
+    __array_ufunc__ = None  # Value + ndarray is a TypeError, not an array of objects
 
     data: float
     grad: float
@@ -197,7 +199,7 @@ class Value:
         return tuple([d * grad for d in partials])
 
     def _accumulate_grad(self, grad: float) -> None:
-        self.grad += grad
+        self.grad = self.grad + grad if self.grad else grad  # a first -0.0 keeps its sign
 
     def _seed(self) -> float:
         return 1.0
@@ -210,6 +212,10 @@ class Value:
         return grad
 
     def _has_nan(self, grad: Num) -> bool:
+        """Whether a NaN arrives here that matters: a constant (a number lifted into an op, such
+        as the 2 of x ** 2) wants no gradient, so a NaN for it is no anomaly."""
+        if self._op is CONSTANT:
+            return False
         return math.isnan(grad.data if isinstance(grad, Value) else grad)
 
 
@@ -227,7 +233,7 @@ def _result(
         out._x = x
         out._y = y
         if record is not True:  # anomaly mode: remember where the user made it
-            record.remember(out)
+            remember(out)
     else:
         out._op = LEAF
         out._x = out._y = None
@@ -238,7 +244,10 @@ _new = object.__new__
 
 
 def _constant(x: float) -> Value:
-    return _result(x, LEAF)
+    out = _new(Value)
+    out.data, out.grad, out.label = x, 0.0, ""
+    out._op, out._x, out._y = CONSTANT, None, None
+    return out
 
 
 def _lift(x: object) -> Value | None:
