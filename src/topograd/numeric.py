@@ -22,9 +22,11 @@ STEP = 6.055454452393343e-06  # cbrt(machine epsilon): the central step with the
 
 
 def central(f: Callable[[float], float], x: float, h: float) -> float:
-    """(f(x + h) - f(x - h)) / 2h, with the step as the floats really hold it."""
+    """(f(x + h) - f(x - h)) / 2h, with the step as the floats really hold it (where h is
+    below the spacing of floats at x, the step the caller asked for)."""
     up, down = x + h, x - h
-    return (f(up) - f(down)) / (up - down)
+    step = up - down
+    return (f(up) - f(down)) / (step if step else 2 * h)
 
 
 def richardson(f: Callable[[float], float], x: float, h: float, levels: int = 4) -> float:
@@ -46,7 +48,11 @@ def derivative(
     richardson_levels: int = 0,
 ) -> float:
     """f'(x) numerically: a central difference with step ``eps``, or ``cbrt(machine eps) *
-    max(1, |x|)`` when ``scaled_step``; Richardson extrapolation over ``richardson_levels``."""
+    max(1, |x|)`` when ``scaled_step``. With ``richardson_levels`` (4, say), Richardson
+    extrapolation instead, from a long step shortened until two estimates agree (``eps`` and
+    ``scaled_step`` then play no part). nan where x is not finite."""
+    if not math.isfinite(x):
+        return math.nan
     scale = max(1.0, abs(x))
     if not richardson_levels:
         return central(f, x, STEP * scale if scaled_step else eps)

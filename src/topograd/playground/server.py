@@ -117,11 +117,18 @@ class Handler(BaseHTTPRequestHandler):
         pass  # quiet: the terminal shows the URL, not every request
 
 
+class _Server(ThreadingHTTPServer):
+    daemon_threads = True
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        if isinstance(sys.exc_info()[1], ConnectionError):
+            return  # the client went away mid-answer: nothing to report
+        super().handle_error(request, client_address)
+
+
 def make_server(port: int = 0) -> ThreadingHTTPServer:
     """A server on 127.0.0.1 (``port`` 0: a free one), not yet serving."""
-    server = ThreadingHTTPServer(("127.0.0.1", port), Handler)
-    server.daemon_threads = True
-    return server
+    return _Server(("127.0.0.1", port), Handler)
 
 
 def serve(port: int = 0, open_browser: bool = True) -> None:
