@@ -6,6 +6,7 @@ the day an op is added without its entries here.
 
 from __future__ import annotations
 
+import math
 import operator
 from collections.abc import Callable
 from typing import Any
@@ -74,9 +75,10 @@ def torch_grads(op: str, xs: list[float]) -> tuple[float, list[float]]:
 
 
 def same(a: float, b: float, rel: float = 0.0) -> bool:
-    """Equal as IEEE values (nan equals nan, signs of infinities count), or within ``rel``."""
+    """Equal as IEEE values (nan equals nan; the sign of an infinity, and of a zero where
+    ``rel`` is 0, counts), or within ``rel`` of each other, relative to the larger."""
     if a != a or b != b:
         return a != a and b != b
     if a == b:
-        return True
-    return abs(a - b) <= rel * max(1.0, abs(b))
+        return rel > 0 or math.copysign(1.0, a) == math.copysign(1.0, b)
+    return abs(a - b) <= rel * max(abs(a), abs(b))

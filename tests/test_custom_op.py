@@ -118,3 +118,38 @@ def test_anomaly_mode_names_a_custom_op_that_makes_nan() -> None:
     x = tg.Value(0.0)
     with tg.detect_anomaly(), pytest.raises(tg.AnomalyError, match="'shaky'"):
         shaky(x).backward()
+
+
+def test_a_derivative_written_with_value_methods_works_in_both_kinds_of_backward() -> None:
+    vsin = tg.custom_op(math.sin, lambda x, out: (x.cos(),), name="vsin")
+    x = tg.Value(0.5)
+    vsin(x).backward()
+    assert x.grad == math.cos(0.5)
+    assert type(x.grad) is float
+    (d1,) = tg.grad(vsin(x), [x], create_graph=True)
+    assert tg.grad(d1, [x]) == [pytest.approx(-math.sin(0.5), rel=1e-15)]
+
+
+def test_a_bug_in_a_derivative_is_reported_as_itself() -> None:
+    forgot_out = tg.custom_op(math.sin, lambda x: (math.cos(x),), name="forgot_out")
+    x = tg.Value(0.5)
+    with pytest.raises(TypeError, match="positional argument") as caught:
+        tg.grad(forgot_out(x), [x], create_graph=True)
+    assert not isinstance(caught.value, tg.CustomOpError)
+
+
+def test_a_step_function_derivative_near_its_step_is_no_hidden_constant() -> None:
+    def step(x, out):  # type: ignore[no-untyped-def]
+        return (1.0 if (x.data if isinstance(x, tg.Value) else x) > 0 else 0.0,)
+
+    my_relu = tg.custom_op(lambda x: max(x, 0.0), step, name="my_relu")
+    z = tg.Value(-5e-4)
+    (d1,) = tg.grad(my_relu(z) * z, [z], create_graph=True)
+    assert tg.grad(d1, [z]) == [0.0]
+
+
+def test_a_value_given_back_in_a_plain_backward_becomes_a_number() -> None:
+    sq = tg.custom_op(lambda x: x * x, lambda x, out: (tg.Value(2.0) * x,), name="sq")
+    w = tg.Value(3.0)
+    sq(w).backward()
+    assert (type(w.grad), w.grad) == (float, 6.0)

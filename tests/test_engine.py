@@ -240,3 +240,31 @@ def test_topological_order_puts_parents_first() -> None:
     for node in nodes:
         for parent in node.parents:
             assert position[parent] < position[node]
+
+
+def test_create_graph_records_even_inside_no_grad() -> None:
+    x = tg.Value(2.0)
+    with tg.no_grad():
+        y = x * x * x  # not recorded: a constant
+    assert y.op == ""
+    z = x * x * x
+    with tg.no_grad():
+        (d1,) = tg.grad(z, [x], create_graph=True)
+        (d2,) = tg.grad(d1, [x])
+    assert (d1.data, d2) == (12.0, 12.0)
+
+
+def test_a_negative_zero_gradient_keeps_its_sign() -> None:
+    x, y = tg.Value(3.0), tg.Value(-0.0)
+    (x * y).backward()
+    assert math.copysign(1.0, x.grad) == -1.0
+    assert math.copysign(1.0, tg.grad(x * y, [x])[0]) == -1.0
+
+
+def test_a_value_with_an_ndarray_is_a_type_error() -> None:
+    import numpy as np
+
+    with pytest.raises(TypeError):
+        tg.Value(1.0) + np.array([1.0, 2.0])
+    with pytest.raises(TypeError):
+        np.array([1.0, 2.0]) * tg.Value(1.0)

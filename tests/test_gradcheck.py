@@ -199,3 +199,54 @@ def test_scaled_step_follows_the_size_of_the_input() -> None:
 def test_localise_finds_nothing_in_a_sound_graph() -> None:
     x = tg.Value(0.3)
     assert localise((x * x).tanh() / (x + 2)) is None
+
+
+def test_an_infinite_input_fails_instead_of_hanging() -> None:
+    with pytest.raises(tg.GradcheckError):
+        tg.gradcheck(lambda x: x.tanh(), [math.inf], scaled_step=True)
+    broken = tg.custom_op(math.sin, lambda x, out: (out,), name="broken")
+    with pytest.raises(tg.GradcheckError):
+        tg.gradcheck(lambda x: tg.Value(-math.inf).exp() + broken(x), [0.5])
+
+
+def test_a_step_below_the_spacing_of_floats_is_a_mismatch_not_a_crash() -> None:
+    with pytest.raises(tg.GradcheckError, match=r"numerical:0\.0\n"):
+        tg.gradcheck(lambda x: x * 2, [3e10])
+    assert tg.gradcheck(lambda x: x * 2, [3e10], scaled_step=True)
+
+
+def test_nan_and_infinity_are_never_close_to_a_wrong_gradient(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    monkeypatch.setattr(OPS["sin"], "rule", lambda x, out: (out,))
+    with pytest.raises(tg.GradcheckError):
+        tg.gradcheck(lambda x: x.sin(), [math.nan])
+    wrong_exp = tg.custom_op(ieee.exp, lambda x, out: (-5.0,), name="wrong_exp")
+    with pytest.raises(tg.GradcheckError):
+        tg.gradcheck(wrong_exp, [709.7827128933])
+
+
+def test_gradcheck_of_a_function_that_differentiates_inside() -> None:
+    def first_derivative(x):  # type: ignore[no-untyped-def]
+        (d,) = tg.grad(x**3, [x], create_graph=True)
+        return d
+
+    assert tg.gradcheck(first_derivative, [2.0])
+
+
+@pytest.mark.parametrize(
+    ("op", "mutant", "fn", "point"),
+    [
+        (
+            "/",
+            lambda x, y, out: (ieee.div(1.0, y), ieee.div(out, y)),
+            lambda x, y: x / y,
+            [0.5, 0.01],
+        ),
+        ("log", lambda x, out: (ieee.div(2.0, x),), lambda x: x.log(), [0.004]),
+    ],
+)
+def test_a_wrong_rule_at_a_steep_point_is_still_named(op, mutant, fn, point, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    monkeypatch.setattr(OPS[op], "rule", mutant)
+    with pytest.raises(tg.GradcheckError) as caught:
+        tg.gradcheck(fn, point)
+    assert caught.value.fault is not None
+    assert caught.value.fault.op == op

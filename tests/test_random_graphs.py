@@ -31,6 +31,8 @@ def in_domain(op: str, xs: list[float]) -> bool:
         return xs[0] > 0.1 and abs(xs[1]) < 3
     if op == "exp":
         return xs[0] < 5
+    if op == "softplus":  # above 20, PyTorch's softplus is x itself (its threshold); ours exact
+        return xs[0] < 20
     return True
 
 
@@ -76,6 +78,12 @@ def test_random_dag_matches_pytorch(program: Program) -> None:
     ours_out.backward()
     theirs_out.backward()
     assert same(ours_out.data, theirs_out.item(), 1e-9)
-    for mine, reference in zip(ours, theirs):
-        expected = 0.0 if reference.grad is None else reference.grad.item()
-        assert same(mine.grad, expected, 1e-9), (mine, expected)
+    expected = [0.0 if t.grad is None else t.grad.item() for t in theirs]
+    # 1e-9 relative; where contributions cancel (x/x has gradient 0 up to rounding), the
+    # rounding left over is measured against the largest gradient of the graph.
+    scale = max(abs(g) for g in expected)
+    for mine, reference in zip(ours, expected):
+        close = (
+            abs(mine.grad - reference) <= 1e-9 * max(abs(mine.grad), abs(reference)) + 1e-14 * scale
+        )
+        assert same(mine.grad, reference) or close, (mine, reference)

@@ -14,10 +14,10 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 from .rules import VARIADIC, Num, Op
-from .value import Real, Value, _describe, _is_real, _lift, _result
+from .value import Real, Value, _constant, _describe, _is_real, _lift, _result
 
 
 class CustomOpError(TypeError):
@@ -65,7 +65,12 @@ def custom_op(
 
 
 class _UserRule:
-    """The user's derivative as an entry of the rule table, checking what it gives back."""
+    """The user's derivative as an entry of the rule table, checking what it gives back.
+
+    An ordinary backward calls it with floats, or, where it uses Value methods (``x.cos()``),
+    with constant Values, taking the numbers back; ``create_graph=True`` calls it with the
+    Values of the graph.
+    """
 
     __slots__ = ("derivative", "forward", "name")
 
@@ -73,21 +78,16 @@ class _UserRule:
         self.name, self.forward, self.derivative = name, forward, derivative
 
     def __call__(self, *args: Num) -> tuple[Num, ...]:
-        *inputs, out = args
-        with_values = isinstance(out, Value)
-        try:
-            partials = self.derivative(*args)
-        except TypeError as error:
-            if not with_values:
-                raise
+        if isinstance(args[-1], Value):
+            partials = self._with_values(args)
+            self._refuse_hidden_constants(args[:-1], partials)
+            return tuple(p if isinstance(p, Value) else float(p) for p in partials)
+        return tuple(p.data if isinstance(p, Value) else float(p) for p in self._with_numbers(args))
+
+    def _checked(self, partials: Any, count: int) -> Any:
+        if not isinstance(partials, (tuple, list)) or len(partials) != count:
             raise CustomOpError(
-                f"the derivative of custom op {self.name!r} cannot take Values, so "
-                f"create_graph=True cannot differentiate through it ({error}). Write it with "
-                "topograd's operators and methods (x.cos(), x * x, ...), not math or .data"
-            ) from error
-        if not isinstance(partials, (tuple, list)) or len(partials) != len(inputs):
-            raise CustomOpError(
-                f"the derivative of custom op {self.name!r} must return {len(inputs)} "
+                f"the derivative of custom op {self.name!r} must return {count} "
                 f"partial(s), one per input; it returned {_describe(partials)}"
             )
         for p in partials:
@@ -95,23 +95,43 @@ class _UserRule:
                 raise CustomOpError(
                     f"the derivative of custom op {self.name!r} gave {_describe(p)} as a partial"
                 )
-        if with_values:
-            self._refuse_hidden_constants(inputs, partials)
-        return tuple(p if isinstance(p, Value) else float(p) for p in partials)
+        return partials
 
-    def _refuse_hidden_constants(self, inputs: list[Num], partials: Any) -> None:
+    def _with_numbers(self, args: tuple[Num, ...]) -> Any:
+        try:
+            partials = self.derivative(*args)
+        except AttributeError:  # written with Value methods: give it constant Values
+            partials = self.derivative(*[_constant(float(cast(float, a))) for a in args])
+        return self._checked(partials, len(args) - 1)
+
+    def _with_values(self, args: tuple[Num, ...]) -> Any:
+        try:
+            return self._checked(self.derivative(*args), len(args) - 1)
+        except TypeError as error:
+            self._with_numbers(tuple(a.data if isinstance(a, Value) else a for a in args))
+            raise CustomOpError(  # it works on numbers, so Values are what it cannot take
+                f"the derivative of custom op {self.name!r} cannot take Values, so "
+                f"create_graph=True cannot differentiate through it ({error}). Write it with "
+                "topograd's operators and methods (x.cos(), x * x, ...), not math or .data"
+            ) from error
+
+    def _refuse_hidden_constants(self, inputs: tuple[Num, ...], partials: Any) -> None:
         """Under create_graph, a partial given back as a plain number is a constant to the next
         derivative. That is right only if the partial really is constant: one computed from
         ``.data`` is not, and would give a silently wrong second derivative. Probe it: recompute
-        the partials in floats a little way off, and refuse if a number-valued one moves."""
+        the partials in numbers a little way off on both sides, and refuse if a number-valued
+        one moves both ways (a step function near its step moves one way only)."""
         if all(isinstance(p, Value) for p in partials):
             return
-        xs = [x.data if isinstance(x, Value) else x for x in inputs]
+        xs = [x.data if isinstance(x, Value) else float(x) for x in inputs]
         for i in range(len(xs)):
-            moved = [*xs[:i], xs[i] + 1e-3 * max(1.0, abs(xs[i])), *xs[i + 1 :]]
-            shifted = self.derivative(*moved, self.forward(*moved))
-            for j, (p, q) in enumerate(zip(partials, shifted)):
-                if not isinstance(p, Value) and _differs(float(p), float(q)):
+            h = 1e-3 * max(1.0, abs(xs[i]))
+            sides = []
+            for moved_to in (xs[i] + h, xs[i] - h):
+                moved = [*xs[:i], moved_to, *xs[i + 1 :]]
+                sides.append(self._with_numbers((*moved, self.forward(*moved))))
+            for j, p in enumerate(partials):
+                if not isinstance(p, Value) and all(_differs(float(p), float(s[j])) for s in sides):
                     raise CustomOpError(
                         f"the derivative of custom op {self.name!r} gave partial {j} as a "
                         f"plain number under create_graph=True, but it changes with input {i}: "

@@ -264,7 +264,9 @@ def d_cos(x: Num, out: Num) -> tuple[Num]:
     ],
 )
 def d_softplus(x: Num, out: Num) -> tuple[Num]:
-    """d log(1 + e^x) = σ(x) dx: smooth everywhere, no overflow at ±1000."""
+    """d log(1 + e^x) = σ(x) dx: smooth everywhere, no overflow at ±1000. (Above x = 20
+    PyTorch's softplus returns x and a derivative of 1, its threshold; this stays exact, within
+    2.1e-9 of those.)"""
     return (_sigmoid(x),)
 
 
