@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import gc
 import math
+import random
 import sys
 
 import pytest
@@ -14,6 +15,7 @@ from hypothesis import strategies as st
 from oracle import ON_TENSORS, ON_VALUES, leaf
 
 import topograd as tg
+from topograd.check import draw_point
 from topograd.engine import topological_order
 from topograd.rules import OPS
 
@@ -268,3 +270,18 @@ def test_a_value_with_an_ndarray_is_a_type_error() -> None:
         tg.Value(1.0) + np.array([1.0, 2.0])
     with pytest.raises(TypeError):
         np.array([1.0, 2.0]) * tg.Value(1.0)
+
+
+@pytest.mark.parametrize("op", BINARY + VARIADIC)
+def test_every_entry_of_the_hessian_matches_torch(op: str) -> None:
+    rng = random.Random(op)
+    for _ in range(3):
+        point = draw_point(OPS[op], rng)
+        xs = [tg.Value(v) for v in point]
+        firsts = tg.grad(ON_VALUES[op](*xs), xs, create_graph=True)
+        ours = [[float(g) for g in tg.grad(d, xs)] for d in firsts]  # type: ignore[arg-type]
+        theirs = torch.autograd.functional.hessian(
+            lambda t: ON_TENSORS[op](*t.unbind()), torch.tensor(point, dtype=torch.float64)
+        )
+        for mine, reference in zip(ours, theirs.tolist()):
+            assert mine == pytest.approx(reference, rel=1e-12, abs=1e-12), (op, point)
