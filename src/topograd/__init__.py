@@ -9,10 +9,12 @@
 """
 
 from . import datasets, nn, optim
+from .api import backward, grad
 from .check import GradcheckError, gradcheck
 from .custom import CustomOpError, custom_op
 from .modes import AnomalyError, detect_anomaly, is_grad_enabled, no_grad
-from .value import Value, affine, backward, dot, grad
+from .tensor import Tensor, concatenate, stack, where
+from .value import Value, affine, dot
 from .value import sum_of as sum  # noqa: A004 - tg.sum, as torch.sum and np.sum
 from .viz.draw import to_dot, to_svg
 from .viz.trace import Trace, trace
@@ -21,10 +23,12 @@ __all__ = [
     "AnomalyError",
     "CustomOpError",
     "GradcheckError",
+    "Tensor",
     "Trace",
     "Value",
     "affine",
     "backward",
+    "concatenate",
     "custom_op",
     "datasets",
     "detect_anomaly",
@@ -35,9 +39,11 @@ __all__ = [
     "nn",
     "no_grad",
     "optim",
+    "stack",
     "sum",
     "to_dot",
     "to_svg",
     "trace",
+    "where",
 ]
 __version__ = "0.1.0"

@@ -1,4 +1,4 @@
-"""Modules and losses on scalar Values: ``tg.nn.MLP`` as micrograd's, and the losses.
+"""Modules and losses: micrograd's ``MLP`` on scalar Values, PyTorch's layers on Tensors.
 
 >>> import topograd as tg
 >>> model = tg.nn.MLP(2, [16, 16, 1], seed=0)
@@ -6,16 +6,24 @@
 (['Layer', 'Layer', 'Layer'], 337)
 """
 
+from . import functional
+from .layers import Linear, ReLU, Sequential, Tanh
 from .losses import bce_with_logits, cross_entropy, hinge, l2, mse
-from .modules import MLP, Layer, Module, Neuron
+from .module import Module
+from .modules import MLP, Layer, Neuron
 
 __all__ = [
     "MLP",
     "Layer",
+    "Linear",
     "Module",
     "Neuron",
+    "ReLU",
+    "Sequential",
+    "Tanh",
     "bce_with_logits",
     "cross_entropy",
+    "functional",
     "hinge",
     "l2",
     "mse",

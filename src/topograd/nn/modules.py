@@ -13,14 +13,12 @@ Each neuron is one fused ``affine`` node (w . x + b) instead of a chain of 2n no
 
 from __future__ import annotations
 
-import json
-import math
 import random
-from collections.abc import Iterator, Mapping, Sequence
-from pathlib import Path
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 from ..value import Real, Value, affine, as_values
+from .module import Module
 
 Seed = int | random.Random | None
 
@@ -35,74 +33,6 @@ def _uniform(seed: Seed) -> random.Random | Any:
     if isinstance(seed, int) and not isinstance(seed, bool):
         return random.Random(seed)
     raise TypeError(f"seed must be an int, a random.Random or None, got {type(seed).__name__}")
-
-
-class Module:
-    """Something with parameters: ``parameters()``, ``zero_grad()``, and its state."""
-
-    def named_parameters(self) -> Iterator[tuple[str, Value]]:
-        yield from ()
-
-    def parameters(self) -> list[Value]:
-        return [p for _, p in self.named_parameters()]
-
-    def zero_grad(self) -> None:
-        for p in self.parameters():
-            p.grad = 0.0
-
-    def state_dict(self) -> dict[str, float]:
-        """Every parameter's value by name, e.g. ``layers.0.neurons.3.w.1``."""
-        return {name: p.data for name, p in self.named_parameters()}
-
-    def load_state_dict(self, state: Mapping[str, object]) -> None:
-        """Set every parameter from ``state``; all of it is checked before anything changes."""
-        names = dict(self.named_parameters())
-        missing = [n for n in names if n not in state]
-        unexpected = [n for n in state if n not in names]
-        if missing or unexpected:
-            raise ValueError(
-                f"the state does not fit this {type(self).__name__}: "
-                + "; ".join(
-                    f"{what} {', '.join(keys[:3])}{' ...' if len(keys) > 3 else ''}"
-                    for what, keys in (("missing", missing), ("unexpected", unexpected))
-                    if keys
-                )
-            )
-        values = {name: _number(name, state[name]) for name in names}
-        for name, p in names.items():
-            p.data = values[name]
-
-    def save(self, path: str | Path) -> None:
-        """Write the state as JSON: readable, exact to the last bit, never pickle."""
-        state = {k: v if math.isfinite(v) else repr(v) for k, v in self.state_dict().items()}
-        document = {"format": FORMAT, "model": repr(self), "state": state}
-        Path(path).write_text(json.dumps(document, indent=1) + "\n")
-
-    def load(self, path: str | Path) -> None:
-        """Read a state written by ``save``; a file of the wrong shape or a corrupt one is
-        refused with the reason, and the model is left as it was."""
-        try:
-            document = json.loads(Path(path).read_text())
-        except (UnicodeDecodeError, json.JSONDecodeError) as error:
-            raise ValueError(f"{path} is not a topograd state file: {error}") from None
-        if not isinstance(document, dict) or document.get("format") != FORMAT:
-            raise ValueError(f'{path} is not a topograd state file (no "format": "{FORMAT}")')
-        state = document.get("state")
-        if not isinstance(state, dict):
-            raise ValueError(f'{path} has no "state" object')
-        self.load_state_dict(state)
-
-
-FORMAT = "topograd.state/1"
-_NON_FINITE = {"inf": math.inf, "-inf": -math.inf, "nan": math.nan}
-
-
-def _number(name: str, value: object) -> float:
-    if isinstance(value, str) and value in _NON_FINITE:
-        return _NON_FINITE[value]
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise ValueError(f"the value of {name} must be a number, got {value!r}")
-    return float(value)
 
 
 class Neuron(Module):
