@@ -337,14 +337,15 @@ def _constant(data: Any) -> Tensor:
     return out
 
 
-def as_tensor(x: Operand) -> Tensor:
-    """An operand as a Tensor: itself, or a constant (numbers take the dtype NumPy gives)."""
+def as_tensor(x: Operand, like: Tensor | None = None) -> Tensor:
+    """An operand as a Tensor: itself, or a constant. A Python number takes the dtype of the
+    Tensor it meets (``like``), as in PyTorch: float32 times 2.0 stays float32."""
     if isinstance(x, Tensor):
         return x
     if isinstance(x, np.ndarray):
         return _constant(x if x.dtype.kind == "f" else x.astype(np.float64))
     if isinstance(x, numbers.Real) and not isinstance(x, bool):
-        return _constant(np.float64(x))
+        return _constant(np.asarray(x, dtype=like.dtype if like is not None else np.float64))
     raise TypeError(f"a Tensor cannot be combined with {type(x).__name__}")
 
 
@@ -364,7 +365,8 @@ def make(data: Any, op: str, inputs: Sequence[Tensor], ctx: Any = None) -> Tenso
 
 
 def _binary(op: str, forward: Any, a: Operand, b: Operand) -> Tensor:
-    x, y = as_tensor(a), as_tensor(b)
+    x = as_tensor(a, b if isinstance(b, Tensor) else None)
+    y = as_tensor(b, x)
     with np.errstate(all="ignore"):  # IEEE results (inf, nan), never a warning
         return make(forward(x.data, y.data), op, (x, y))
 

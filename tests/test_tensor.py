@@ -1,0 +1,324 @@
+"""Tensors against PyTorch float64 (shapes drawn by hypothesis), against the scalar engine, and
+the float32 path, the errors, and the gradient bookkeeping PyTorch users expect."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+import torch
+from hypothesis import given
+from hypothesis import strategies as st
+from hypothesis.extra import numpy as hnp
+from oracle import ON_VALUES
+
+import topograd as tg
+
+BINARY = {
+    "+": (lambda a, b: a + b, (-3, 3), (-3, 3)),
+    "-": (lambda a, b: a - b, (-3, 3), (-3, 3)),
+    "*": (lambda a, b: a * b, (-3, 3), (-3, 3)),
+    "/": (lambda a, b: a / b, (-3, 3), (0.5, 3)),
+    "**": (lambda a, b: a**b, (0.2, 3), (-2, 2)),
+}
+UNARY = {
+    "exp": (-3, 3), "log": (0.1, 4), "tanh": (-3, 3), "sigmoid": (-3, 3), "relu": (-3, 3),
+    "sqrt": (0.1, 4), "sin": (-3, 3), "cos": (-3, 3), "abs": (-3, 3),
+}  # fmt: skip
+
+
+def draw(rng: np.random.Generator, shape: tuple[int, ...], lo: float, hi: float) -> np.ndarray:
+    return rng.uniform(lo, hi, shape)
+
+
+def both(array: np.ndarray) -> tuple[tg.Tensor, torch.Tensor]:
+    return tg.Tensor(array, requires_grad=True), torch.tensor(array, requires_grad=True)
+
+
+def check(
+    ours: tg.Tensor,
+    theirs: torch.Tensor,
+    pairs: list[tuple[tg.Tensor, torch.Tensor]],
+    seed: int = 0,
+) -> None:
+    """Values equal, and the gradients of a random weighting of the output."""
+    assert ours.shape == tuple(theirs.shape)
+    np.testing.assert_allclose(ours.data, theirs.detach().numpy(), rtol=1e-13, atol=1e-15)
+    weights = np.random.default_rng(seed).uniform(-1, 1, ours.shape)
+    (ours * weights).sum().backward()
+    (theirs * torch.tensor(weights)).sum().backward()
+    for a, b in pairs:
+        assert a.grad is not None and b.grad is not None
+        assert a.grad.shape == a.shape
+        np.testing.assert_allclose(a.grad, b.grad.numpy(), rtol=1e-12, atol=1e-14)
+
+
+@pytest.mark.parametrize("op", sorted(BINARY))
+@given(
+    shapes=hnp.mutually_broadcastable_shapes(num_shapes=2, min_dims=0, max_dims=3, max_side=3),
+    seed=st.integers(0, 99),
+)
+def test_binary_ops_broadcast_like_torch(op: str, shapes, seed: int) -> None:  # type: ignore[no-untyped-def]
+    fn, dom_a, dom_b = BINARY[op]
+    rng = np.random.default_rng(seed)
+    (a, ta), (b, tb) = (
+        both(draw(rng, shapes.input_shapes[0], *dom_a)),
+        both(draw(rng, shapes.input_shapes[1], *dom_b)),
+    )
+    check(fn(a, b), fn(ta, tb), [(a, ta), (b, tb)], seed)
+
+
+@pytest.mark.parametrize("op", sorted(UNARY))
+@given(shape=hnp.array_shapes(min_dims=0, max_dims=3, max_side=4), seed=st.integers(0, 99))
+def test_unary_ops_match_torch(op: str, shape: tuple[int, ...], seed: int) -> None:
+    x, tx = both(draw(np.random.default_rng(seed), shape, *UNARY[op]))
+    check(getattr(x, op)(), getattr(torch, op)(tx), [(x, tx)], seed)
+
+
+@pytest.mark.parametrize("op", sorted(UNARY) + sorted(BINARY))
+def test_elementwise_ops_match_the_scalar_engine(op: str) -> None:
+    rng = np.random.default_rng(1)
+    if op in UNARY:
+        xs = [draw(rng, (5,), *UNARY[op])]
+        t = getattr(tg.Tensor(xs[0], requires_grad=True), op)()
+    else:
+        fn, dom_a, dom_b = BINARY[op]
+        xs = [draw(rng, (5,), *dom_a), draw(rng, (5,), *dom_b)]
+        t = fn(tg.Tensor(xs[0]), tg.Tensor(xs[1]))
+    scalar_op = {"+": "+", "-": "-", "*": "*", "/": "/", "**": "**"}.get(op, op)
+    for k in range(5):
+        v = ON_VALUES[scalar_op](*[tg.Value(x[k]) for x in xs])
+        assert t.data[k] == pytest.approx(v.data, rel=1e-15)
+
+
+MATMUL_SHAPES = [
+    ((3,), (3,)), ((3,), (3, 2)), ((2, 3), (3,)), ((2, 3), (3, 4)), ((5, 2, 3), (3, 4)),
+    ((3,), (5, 3, 2)), ((5, 2, 3), (3,)), ((1, 2, 3), (4, 3, 2)), ((2, 1, 2, 3), (3, 3, 2)),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("sa", "sb"), MATMUL_SHAPES)
+def test_matmul_like_np_matmul(sa: tuple[int, ...], sb: tuple[int, ...]) -> None:
+    rng = np.random.default_rng(2)
+    (a, ta), (b, tb) = both(rng.normal(size=sa)), both(rng.normal(size=sb))
+    check(a @ b, ta @ tb, [(a, ta), (b, tb)])
+
+
+REDUCTIONS = [("sum", None, False), ("sum", 0, False), ("sum", 1, True), ("sum", (0, 2), False),
+              ("mean", None, False), ("mean", -1, True), ("max", None, False), ("max", 1, False),
+              ("max", (0, 1), True)]  # fmt: skip
+
+
+@pytest.mark.parametrize(("name", "axis", "keepdims"), REDUCTIONS)
+def test_reductions_match_torch(name: str, axis: object, keepdims: bool) -> None:
+    x, tx = both(np.random.default_rng(3).normal(size=(2, 3, 4)))
+    ours = getattr(x, name)(axis=axis, keepdims=keepdims)
+    dims = {"axis": axis} if axis is not None else {}
+    torch_name = {"max": "amax"}.get(name, name)
+    theirs = (
+        getattr(torch, torch_name)(tx, dim=axis, keepdim=keepdims)
+        if dims
+        else getattr(torch, torch_name)(tx)
+    )
+    check(ours, theirs, [(x, tx)])
+
+
+def test_max_ties_share_the_gradient_evenly() -> None:
+    x = tg.Tensor([1.0, 3.0, 3.0], requires_grad=True)
+    x.max().backward()
+    assert x.grad.tolist() == [0.0, 0.5, 0.5]
+
+
+INDICES = [2, -1, slice(1, None), slice(None, None, -1), slice(3, 0, -2), (None, slice(1, 3)),
+           np.array([0, 2, 2, 1]), (slice(None), np.array([1, 1]))]  # fmt: skip
+
+
+@pytest.mark.parametrize("index", INDICES, ids=range(len(INDICES)))
+def test_indexing_like_torch_repeated_indices_accumulate(index: object) -> None:
+    x, tx = both(np.random.default_rng(4).normal(size=(4, 3)))
+    torch_index = (
+        tuple(torch.tensor(i) if isinstance(i, np.ndarray) else i for i in index)
+        if isinstance(index, tuple)
+        else torch.tensor(index)
+        if isinstance(index, np.ndarray)
+        else index
+    )
+    if isinstance(index, slice) and index.step and index.step < 0:  # torch has no negative steps
+        reference = torch.tensor(x.data[index].copy())
+        ours = x[index]
+        np.testing.assert_array_equal(ours.data, reference.numpy())
+        ours.sum().backward()
+        expected = np.zeros((4, 3))
+        expected[index] = 1.0
+        np.testing.assert_array_equal(x.grad, expected)
+        return
+    check(x[index], tx[torch_index], [(x, tx)])
+
+
+def test_shapes_where_concatenate_stack() -> None:
+    rng = np.random.default_rng(5)
+    (x, tx), (y, _) = both(rng.normal(size=(2, 3))), both(rng.normal(size=(2, 3)))
+    check(x.reshape(3, 2).T.transpose(1, 0), tx.reshape(3, 2).T.permute(1, 0), [(x, tx)])
+    mask = x.data > 0
+    (x2, tx2), (y2, ty2) = both(x.data), both(y.data)
+    check(tg.where(mask, x2, y2), torch.where(torch.tensor(mask), tx2, ty2), [(x2, tx2), (y2, ty2)])
+    (x3, tx3), (y3, ty3) = both(x.data), both(y.data)
+    check(
+        tg.concatenate([x3, y3, x3], axis=1),
+        torch.cat([tx3, ty3, tx3], dim=1),
+        [(x3, tx3), (y3, ty3)],
+    )
+    (x4, tx4), (y4, ty4) = both(x.data), both(y.data)
+    check(tg.stack([x4, y4], axis=1), torch.stack([tx4, ty4], dim=1), [(x4, tx4), (y4, ty4)])
+
+
+@pytest.mark.parametrize("scale", [1.0, 1000.0])
+def test_softmax_family_matches_torch_and_is_stable(scale: float) -> None:
+    logits = np.random.default_rng(6).normal(size=(4, 5)) * scale
+    targets = np.array([0, 4, 2, 2])
+    fn = tg.nn.functional
+    for ours_fn, theirs_fn in [
+        (lambda z: fn.softmax(z, axis=-1), lambda z: torch.softmax(z, dim=-1)),
+        (lambda z: fn.log_softmax(z, axis=0), lambda z: torch.log_softmax(z, dim=0)),
+        (
+            lambda z: fn.cross_entropy(z, targets),
+            lambda z: torch.nn.functional.cross_entropy(z, torch.tensor(targets)),
+        ),
+        (
+            lambda z: fn.mse_loss(z, np.ones((4, 5))),
+            lambda z: torch.nn.functional.mse_loss(z, torch.ones(4, 5, dtype=torch.float64)),
+        ),
+    ]:
+        z, tz = both(logits)
+        out = ours_fn(z)
+        assert np.isfinite(out.data).all()
+        check(out, theirs_fn(tz), [(z, tz)])
+
+
+def test_backward_needs_a_gradient_for_a_non_scalar_of_the_right_shape() -> None:
+    x = tg.Tensor([1.0, 2.0], requires_grad=True)
+    with pytest.raises(
+        RuntimeError, match="grad can be implicitly created only for scalar outputs"
+    ):
+        (x * 2).backward()
+    with pytest.raises(RuntimeError, match="Mismatch in shape"):
+        (x * 2).backward(np.ones(3))
+    (x * 2).backward(np.array([1.0, -1.0]))
+    assert x.grad.tolist() == [2.0, -2.0]
+
+
+def test_leaves_accumulate_intermediates_keep_none_unless_retained() -> None:
+    x = tg.Tensor([1.0, 2.0], requires_grad=True)
+    h = x * 3
+    k = x * 4
+    k.retain_grad()
+    (h.sum() + k.sum()).backward()
+    (h.sum()).backward()
+    assert x.grad.tolist() == [10.0, 10.0]
+    assert h.grad is None
+    assert k.grad.tolist() == [1.0, 1.0]
+    c = tg.Tensor([5.0])
+    assert (c * x).requires_grad and not (c * 2).requires_grad and c.grad is None
+
+
+def test_gradient_arrays_are_never_shared() -> None:
+    x, y = tg.Tensor([1.0, 2.0], requires_grad=True), tg.Tensor([3.0, 4.0], requires_grad=True)
+    (x + y).sum().backward()
+    assert x.grad is not y.grad
+    x.grad += 100
+    assert y.grad.tolist() == [1.0, 1.0]
+
+
+def test_a_shared_tensor_on_several_paths() -> None:
+    x = tg.Tensor([0.5, -2.0, 3.0], requires_grad=True)
+    (x * x + x).sum().backward()
+    assert x.grad.tolist() == (2 * x.data + 1).tolist()
+
+
+def test_float32_stays_float32() -> None:
+    x = tg.Tensor(np.array([[0.5, -1.0]], dtype=np.float32), requires_grad=True)
+    w = tg.Tensor(np.ones((2, 3), dtype=np.float32), requires_grad=True)
+    out = ((x @ w).tanh() * 2.0 + 1).sum()
+    assert out.dtype == np.float32
+    out.backward()
+    assert x.grad.dtype == np.float32 and w.grad.dtype == np.float32
+    assert tg.Tensor(3).dtype == np.float64 and tg.Tensor(np.arange(3)).dtype == np.float64
+
+
+def test_second_derivatives_under_create_graph_match_torch() -> None:
+    data = np.array([0.3, -0.7, 1.2])
+    x, tx = both(data)
+    f = lambda t: ((t * t).sin() * t.exp()).sum()  # noqa: E731
+    (g,) = tg.grad(f(x), [x], create_graph=True)
+    (tgrad,) = torch.autograd.grad(f(tx), [tx], create_graph=True)
+    np.testing.assert_allclose(g.data, tgrad.detach().numpy(), rtol=1e-13)
+    (h,) = tg.grad((g * g).sum(), [x])
+    (th,) = torch.autograd.grad((tgrad * tgrad).sum(), [tx])
+    np.testing.assert_allclose(h, th.numpy(), rtol=1e-12)
+
+
+def test_no_grad_and_detach() -> None:
+    x = tg.Tensor([1.0, 2.0], requires_grad=True)
+    with tg.no_grad():
+        y = x * 2
+    assert not y.requires_grad and y.op == ""
+    d = (x * 3).detach()
+    assert not d.requires_grad and d.data.tolist() == [3.0, 6.0]
+
+
+@pytest.mark.parametrize("bad", ["abc", None, {"a": 1}, [1, "2"], np.array(["x"])])
+def test_a_tensor_of_anything_but_numbers_is_refused(bad: object) -> None:
+    with pytest.raises(TypeError):
+        tg.Tensor(bad)
+    with pytest.raises(TypeError):
+        tg.Tensor([1.0]) + "x"  # type: ignore[operator]
+
+
+@pytest.mark.parametrize("make", ["sgd", "adam"])
+def test_optimizers_work_on_tensors_as_torch_optim(make: str) -> None:
+    start = np.array([[0.5, -1.0], [2.0, 0.1]])
+    ours, theirs = tg.Tensor(start, requires_grad=True), torch.tensor(start, requires_grad=True)
+    if make == "sgd":
+        opt_o, opt_t = (
+            tg.optim.SGD([ours], lr=0.1, momentum=0.9, weight_decay=0.01),
+            torch.optim.SGD([theirs], lr=0.1, momentum=0.9, weight_decay=0.01),
+        )
+    else:
+        opt_o, opt_t = tg.optim.Adam([ours], lr=0.05), torch.optim.Adam([theirs], lr=0.05)
+    for _ in range(10):
+        opt_o.zero_grad()
+        opt_t.zero_grad()
+        (ours * ours).sin().sum().backward()
+        (theirs * theirs).sin().sum().backward()
+        opt_o.step()
+        opt_t.step()
+    np.testing.assert_allclose(ours.data, theirs.detach().numpy(), rtol=1e-12)
+
+
+def test_linear_and_sequential_as_pytorch(tmp_path: Path) -> None:
+    model = tg.nn.Sequential(
+        tg.nn.Linear(4, 8, seed=0), tg.nn.ReLU(), tg.nn.Linear(8, 3, seed=1), tg.nn.Tanh()
+    )
+    w = model.modules[0].weight
+    assert w.shape == (8, 4) and w.dtype == np.float32 and np.abs(w.data).max() <= 0.5
+    x = np.random.default_rng(0).normal(size=(5, 4)).astype(np.float32)
+    reference = np.tanh(
+        np.maximum(x @ w.data.T + model.modules[0].bias.data, 0) @ model.modules[2].weight.data.T
+        + model.modules[2].bias.data
+    )
+    np.testing.assert_allclose(model(x).data, reference, rtol=1e-6)
+    for name in ["model.json", "model.npz"]:
+        model.save(tmp_path / name)
+        copy = tg.nn.Sequential(
+            tg.nn.Linear(4, 8, seed=5), tg.nn.ReLU(), tg.nn.Linear(8, 3, seed=6), tg.nn.Tanh()
+        )
+        copy.load(tmp_path / name)
+        for (n, p), (_, q) in zip(model.named_parameters(), copy.named_parameters()):
+            assert q.data.dtype == p.data.dtype
+            assert q.data.tobytes() == p.data.tobytes(), n
+    other = tg.nn.Sequential(tg.nn.Linear(4, 9), tg.nn.ReLU(), tg.nn.Linear(9, 3))
+    before = [p.data.copy() for p in other.parameters()]
+    with pytest.raises(ValueError, match="shape"):
+        other.load(tmp_path / "model.npz")
+    assert all((a == p.data).all() for a, p in zip(before, other.parameters()))
