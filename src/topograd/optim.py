@@ -62,7 +62,7 @@ class SGD(Optimizer):
                 v = self.velocity[i]
                 g = g if v is None else self.momentum * v + g
                 self.velocity[i] = g
-            p.data = p.data - self.lr * g
+            p.data -= self.lr * g  # in place for an array, a new float for a scalar
 
 
 class Adam(Optimizer):
@@ -93,7 +93,7 @@ class Adam(Optimizer):
             self.m[i] = self.m[i] + (1 - beta1) * (g - self.m[i])  # PyTorch's lerp
             self.v[i] = beta2 * self.v[i] + (1 - beta2) * (g * g)
             denom = _sqrt(self.v[i]) / math.sqrt(correction2) + self.eps
-            p.data = p.data - (self.lr / correction1) * (self.m[i] / denom)
+            p.data -= (self.lr / correction1) * (self.m[i] / denom)
 
 
 def _sqrt(x: Any) -> Any:

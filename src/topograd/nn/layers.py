@@ -16,7 +16,8 @@ from typing import Any
 import numpy as np
 
 from ..tensor import Tensor
-from ..tensor.core import Operand, as_tensor
+from ..tensor.core import Operand
+from ..tensor.functions import linear
 from .module import Module
 
 
@@ -45,8 +46,7 @@ class Linear(Module):
         )
 
     def __call__(self, x: Operand) -> Tensor:
-        out = as_tensor(x) @ self.weight.T
-        return out + self.bias if self.bias is not None else out
+        return linear(x, self.weight, self.bias)
 
     def named_parameters(self) -> Iterator[tuple[str, Any]]:
         yield "weight", self.weight

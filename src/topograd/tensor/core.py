@@ -149,9 +149,9 @@ class Tensor:
                 grad = _constant(grad)
         else:
             xs, out = tuple(t.data for t in self._inputs), self.data
-        grads = VJPS[self._op](grad, xs, out, self._ctx)
+        grads = VJPS[self._op](grad, xs, out, self._ctx, self._needs)
         contributions: list[Any] = []
-        for x, g, need in zip(self._inputs, grads, self._needs):
+        for x, g, need in zip(self._inputs, grads, self._needs, strict=True):
             if need:
                 g = unbroadcast(g, x.shape)
                 if any(g is c for c in contributions):  # never one array for two inputs
@@ -243,7 +243,7 @@ class Tensor:
         return _unary("sigmoid", _sigmoid, self)
 
     def relu(self) -> Tensor:
-        return _unary("relu", lambda x: np.where(x < 0, np.zeros((), x.dtype), x), self)
+        return _unary("relu", _relu, self)
 
     def sqrt(self) -> Tensor:
         return _unary("sqrt", np.sqrt, self)
@@ -378,6 +378,15 @@ def _unary(op: str, forward: Any, x: Tensor, ctx: Any = None) -> Tensor:
 
 def _axis(axis: Any) -> Any:
     return tuple(axis) if isinstance(axis, list) else axis
+
+
+def _relu(x: np.ndarray) -> np.ndarray:
+    """max(x, 0), keeping -0.0 as PyTorch does (np.maximum alone would give +0.0)."""
+    out: np.ndarray = np.maximum(x, np.zeros((), x.dtype))
+    zero = x == 0
+    if zero.any():
+        out[zero] = x[zero]
+    return out
 
 
 def _sigmoid(x: np.ndarray) -> np.ndarray:

@@ -36,6 +36,14 @@ def stack(tensors: Sequence[Operand], axis: int = 0) -> Tensor:
     return make(np.stack([p.data for p in parts], axis=axis), "stack", parts, axis)
 
 
+def linear(x: Operand, weight: Tensor, bias: Tensor | None = None) -> Tensor:
+    """x W^T + b in one node, as torch.nn.functional.linear; W has shape (out, in)."""
+    if bias is None:
+        return as_tensor(x) @ weight.T
+    inputs = (as_tensor(x, weight), weight, bias)
+    return make(inputs[0].data @ weight.data.T + bias.data, "linear", inputs)
+
+
 def _log_softmax(x: np.ndarray, axis: int) -> np.ndarray:
     shifted = x - x.max(axis=axis, keepdims=True)
     result: np.ndarray = shifted - np.log(np.exp(shifted).sum(axis=axis, keepdims=True))

@@ -1,14 +1,15 @@
 """The table of calculus for Tensors: each op's vector-Jacobian product, one entry per op.
 
 A rule takes the upstream gradient ``g`` (in the output's shape), the op's inputs ``xs``, its
-output ``out`` and the op's constants ``ctx``, and returns one gradient per input, in the
+output ``out``, the op's constants ``ctx`` and which inputs ``needs`` a gradient, and returns
+one gradient per input (None for one not needed, where skipping it saves work), in the
 output's (broadcast) shape: the Tensor kind sums each back to its input's shape, in one place
 (``core.unbroadcast``). As for scalars, one rule serves both kinds of backward: called with
 ndarrays for an ordinary backward, with Tensors under ``create_graph=True``; so rules use
 operators and the helpers below, which work on both.
 
 >>> import numpy as np
->>> VJPS["mul"](np.ones(2), (np.array([1.0, 2.0]), np.array([3.0, 4.0])), None, None)
+>>> VJPS["mul"](np.ones(2), (np.array([1.0, 2.0]), np.array([3.0, 4.0])), None, None, (True, True))
 (array([3., 4.]), array([1., 2.]))
 """
 
@@ -20,7 +21,7 @@ from typing import Any
 import numpy as np
 
 Array = Any  # an ndarray, or a Tensor under create_graph
-Vjp = Callable[[Array, tuple[Array, ...], Array, Any], tuple[Array, ...]]
+Vjp = Callable[[Array, tuple[Array, ...], Array, Any, tuple[bool, ...]], tuple[Array, ...]]
 VJPS: dict[str, Vjp] = {}
 
 
@@ -68,29 +69,39 @@ def _expand(g: Array, shape: tuple[int, ...], axis: Any, keepdims: bool) -> Arra
 
 
 @_rule("add")
-def vjp_add(g: Array, xs: tuple[Array, ...], out: Array, ctx: Any) -> tuple[Array, ...]:
+def vjp_add(
+    g: Array, xs: tuple[Array, ...], out: Array, ctx: Any, needs: tuple[bool, ...]
+) -> tuple[Array, ...]:
     return g, g
 
 
 @_rule("sub")
-def vjp_sub(g: Array, xs: tuple[Array, ...], out: Array, ctx: Any) -> tuple[Array, ...]:
+def vjp_sub(
+    g: Array, xs: tuple[Array, ...], out: Array, ctx: Any, needs: tuple[bool, ...]
+) -> tuple[Array, ...]:
     return g, -g
 
 
 @_rule("mul")
-def vjp_mul(g: Array, xs: tuple[Array, ...], out: Array, ctx: Any) -> tuple[Array, ...]:
+def vjp_mul(
+    g: Array, xs: tuple[Array, ...], out: Array, ctx: Any, needs: tuple[bool, ...]
+) -> tuple[Array, ...]:
     x, y = xs
     return g * y, g * x
 
 
 @_rule("div")
-def vjp_div(g: Array, xs: tuple[Array, ...], out: Array, ctx: Any) -> tuple[Array, ...]:
+def vjp_div(
+    g: Array, xs: tuple[Array, ...], out: Array, ctx: Any, needs: tuple[bool, ...]
+) -> tuple[Array, ...]:
     y = xs[1]
     return g / y, -(g * out) / y
 
 
 @_rule("pow")
-def vjp_pow(g: Array, xs: tuple[Array, ...], out: Array, ctx: Any) -> tuple[Array, ...]:
+def vjp_pow(
+    g: Array, xs: tuple[Array, ...], out: Array, ctx: Any, needs: tuple[bool, ...]
+) -> tuple[Array, ...]:
     """As PyTorch: 0 where the exponent is 0; d/dy is 0 where x = 0 and y >= 0."""
     x, y = xs
     xd, yd = _plain(x), _plain(y)
@@ -101,14 +112,20 @@ def vjp_pow(g: Array, xs: tuple[Array, ...], out: Array, ctx: Any) -> tuple[Arra
 
 
 @_rule("neg")
-def vjp_neg(g: Array, xs: tuple[Array, ...], out: Array, ctx: Any) -> tuple[Array, ...]:
+def vjp_neg(
+    g: Array, xs: tuple[Array, ...], out: Array, ctx: Any, needs: tuple[bool, ...]
+) -> tuple[Array, ...]:
     return (-g,)
 
 
 @_rule("matmul")
-def vjp_matmul(g: Array, xs: tuple[Array, ...], out: Array, ctx: Any) -> tuple[Array, ...]:
+def vjp_matmul(
+    g: Array, xs: tuple[Array, ...], out: Array, ctx: Any, needs: tuple[bool, ...]
+) -> tuple[Array, ...]:
     """np.matmul's rules: a 1-D operand is a row (left) or a column (right), then dropped."""
     x, y = xs
+    if x.ndim == 2 and y.ndim == 2:  # the common case: skip what no input needs
+        return (g @ _swap(y) if needs[0] else None), (_swap(x) @ g if needs[1] else None)
     if x.ndim == 1 and y.ndim == 1:
         return g * y, g * x
     if x.ndim == 1:  # (k) @ (..., k, m) -> (..., m)
@@ -124,52 +141,82 @@ def vjp_matmul(g: Array, xs: tuple[Array, ...], out: Array, ctx: Any) -> tuple[A
     return g @ _swap(y), _swap(x) @ g
 
 
+@_rule("linear")
+def vjp_linear(
+    g: Array, xs: tuple[Array, ...], out: Array, ctx: Any, needs: tuple[bool, ...]
+) -> tuple[Array, ...]:
+    """y = x W^T + b: dx = g W, dW = g^T x, db = the sum of g over the batch."""
+    x, w, _b = xs
+    gx = g @ w if needs[0] else None
+    gw = _swap(g) @ x if needs[1] else None
+    gb = g.sum(axis=tuple(range(g.ndim - 1))) if needs[2] else None
+    return gx, gw, gb
+
+
 # Elementwise functions; the derivative from the output where it can be.
 
 
 @_rule("exp")
-def vjp_exp(g: Array, xs: tuple[Array, ...], out: Array, ctx: Any) -> tuple[Array, ...]:
+def vjp_exp(
+    g: Array, xs: tuple[Array, ...], out: Array, ctx: Any, needs: tuple[bool, ...]
+) -> tuple[Array, ...]:
     return (g * out,)
 
 
 @_rule("log")
-def vjp_log(g: Array, xs: tuple[Array, ...], out: Array, ctx: Any) -> tuple[Array, ...]:
+def vjp_log(
+    g: Array, xs: tuple[Array, ...], out: Array, ctx: Any, needs: tuple[bool, ...]
+) -> tuple[Array, ...]:
     return (g / xs[0],)
 
 
 @_rule("tanh")
-def vjp_tanh(g: Array, xs: tuple[Array, ...], out: Array, ctx: Any) -> tuple[Array, ...]:
+def vjp_tanh(
+    g: Array, xs: tuple[Array, ...], out: Array, ctx: Any, needs: tuple[bool, ...]
+) -> tuple[Array, ...]:
     return (g * (1.0 - out * out),)
 
 
 @_rule("sigmoid")
-def vjp_sigmoid(g: Array, xs: tuple[Array, ...], out: Array, ctx: Any) -> tuple[Array, ...]:
+def vjp_sigmoid(
+    g: Array, xs: tuple[Array, ...], out: Array, ctx: Any, needs: tuple[bool, ...]
+) -> tuple[Array, ...]:
     return (g * (out * (1.0 - out)),)
 
 
 @_rule("relu")
-def vjp_relu(g: Array, xs: tuple[Array, ...], out: Array, ctx: Any) -> tuple[Array, ...]:
+def vjp_relu(
+    g: Array, xs: tuple[Array, ...], out: Array, ctx: Any, needs: tuple[bool, ...]
+) -> tuple[Array, ...]:
     """0 at 0 (and 1 at nan), as PyTorch's threshold_backward."""
     return (g * ~(_plain(out) <= 0),)
 
 
 @_rule("sqrt")
-def vjp_sqrt(g: Array, xs: tuple[Array, ...], out: Array, ctx: Any) -> tuple[Array, ...]:
+def vjp_sqrt(
+    g: Array, xs: tuple[Array, ...], out: Array, ctx: Any, needs: tuple[bool, ...]
+) -> tuple[Array, ...]:
     return (g / (2.0 * out),)
 
 
 @_rule("sin")
-def vjp_sin(g: Array, xs: tuple[Array, ...], out: Array, ctx: Any) -> tuple[Array, ...]:
+def vjp_sin(
+    g: Array, xs: tuple[Array, ...], out: Array, ctx: Any, needs: tuple[bool, ...]
+) -> tuple[Array, ...]:
     return (g * _call("cos", xs[0]),)
 
 
 @_rule("cos")
-def vjp_cos(g: Array, xs: tuple[Array, ...], out: Array, ctx: Any) -> tuple[Array, ...]:
+def vjp_cos(
+    g: Array, xs: tuple[Array, ...], out: Array, ctx: Any, needs: tuple[bool, ...]
+) -> tuple[Array, ...]:
     return (-(g * _call("sin", xs[0])),)
 
 
 @_rule("abs")
-def vjp_abs(g: Array, xs: tuple[Array, ...], out: Array, ctx: Any) -> tuple[Array, ...]:
+def vjp_abs(
+    g: Array, xs: tuple[Array, ...], out: Array, ctx: Any, needs: tuple[bool, ...]
+) -> tuple[Array, ...]:
     """sign(x); 0 at 0 and at nan, as PyTorch."""
     return (g * np.nan_to_num(np.sign(_plain(xs[0]))),)
 
@@ -178,20 +225,26 @@ def vjp_abs(g: Array, xs: tuple[Array, ...], out: Array, ctx: Any) -> tuple[Arra
 
 
 @_rule("sum")
-def vjp_sum(g: Array, xs: tuple[Array, ...], out: Array, ctx: Any) -> tuple[Array, ...]:
+def vjp_sum(
+    g: Array, xs: tuple[Array, ...], out: Array, ctx: Any, needs: tuple[bool, ...]
+) -> tuple[Array, ...]:
     axis, keepdims = ctx
     return (_expand(g, xs[0].shape, axis, keepdims),)
 
 
 @_rule("mean")
-def vjp_mean(g: Array, xs: tuple[Array, ...], out: Array, ctx: Any) -> tuple[Array, ...]:
+def vjp_mean(
+    g: Array, xs: tuple[Array, ...], out: Array, ctx: Any, needs: tuple[bool, ...]
+) -> tuple[Array, ...]:
     axis, keepdims = ctx
     count = _plain(xs[0]).size // max(1, np.size(_plain(out)))
     return (_expand(g, xs[0].shape, axis, keepdims) / count,)
 
 
 @_rule("max")
-def vjp_max(g: Array, xs: tuple[Array, ...], out: Array, ctx: Any) -> tuple[Array, ...]:
+def vjp_max(
+    g: Array, xs: tuple[Array, ...], out: Array, ctx: Any, needs: tuple[bool, ...]
+) -> tuple[Array, ...]:
     """The gradient shared evenly by the ties, as torch.amax."""
     axis, keepdims = ctx
     x = _plain(xs[0])
@@ -202,22 +255,30 @@ def vjp_max(g: Array, xs: tuple[Array, ...], out: Array, ctx: Any) -> tuple[Arra
 
 
 @_rule("reshape")
-def vjp_reshape(g: Array, xs: tuple[Array, ...], out: Array, ctx: Any) -> tuple[Array, ...]:
+def vjp_reshape(
+    g: Array, xs: tuple[Array, ...], out: Array, ctx: Any, needs: tuple[bool, ...]
+) -> tuple[Array, ...]:
     return (g.reshape(xs[0].shape),)
 
 
 @_rule("transpose")
-def vjp_transpose(g: Array, xs: tuple[Array, ...], out: Array, ctx: Any) -> tuple[Array, ...]:
+def vjp_transpose(
+    g: Array, xs: tuple[Array, ...], out: Array, ctx: Any, needs: tuple[bool, ...]
+) -> tuple[Array, ...]:
     return (g.transpose(tuple(np.argsort(ctx))),)
 
 
 @_rule("broadcast_to")
-def vjp_broadcast_to(g: Array, xs: tuple[Array, ...], out: Array, ctx: Any) -> tuple[Array, ...]:
+def vjp_broadcast_to(
+    g: Array, xs: tuple[Array, ...], out: Array, ctx: Any, needs: tuple[bool, ...]
+) -> tuple[Array, ...]:
     return (g,)  # summed back to the input's shape like every other broadcast
 
 
 @_rule("getitem")
-def vjp_getitem(g: Array, xs: tuple[Array, ...], out: Array, ctx: Any) -> tuple[Array, ...]:
+def vjp_getitem(
+    g: Array, xs: tuple[Array, ...], out: Array, ctx: Any, needs: tuple[bool, ...]
+) -> tuple[Array, ...]:
     """Scattered back into zeros; an index repeated receives each of its gradients."""
     if isinstance(g, np.ndarray):
         grad = np.zeros(xs[0].shape, dtype=g.dtype)
@@ -227,18 +288,24 @@ def vjp_getitem(g: Array, xs: tuple[Array, ...], out: Array, ctx: Any) -> tuple[
 
 
 @_rule("scatter")
-def vjp_scatter(g: Array, xs: tuple[Array, ...], out: Array, ctx: Any) -> tuple[Array, ...]:
+def vjp_scatter(
+    g: Array, xs: tuple[Array, ...], out: Array, ctx: Any, needs: tuple[bool, ...]
+) -> tuple[Array, ...]:
     index, _shape = ctx
     return (g[index],)
 
 
 @_rule("where")
-def vjp_where(g: Array, xs: tuple[Array, ...], out: Array, ctx: Any) -> tuple[Array, ...]:
+def vjp_where(
+    g: Array, xs: tuple[Array, ...], out: Array, ctx: Any, needs: tuple[bool, ...]
+) -> tuple[Array, ...]:
     return g * ctx, g * ~ctx
 
 
 @_rule("concatenate")
-def vjp_concatenate(g: Array, xs: tuple[Array, ...], out: Array, ctx: Any) -> tuple[Array, ...]:
+def vjp_concatenate(
+    g: Array, xs: tuple[Array, ...], out: Array, ctx: Any, needs: tuple[bool, ...]
+) -> tuple[Array, ...]:
     axis = ctx
     edges = np.cumsum([x.shape[axis] for x in xs])[:-1]
     pieces = []
@@ -252,7 +319,9 @@ def vjp_concatenate(g: Array, xs: tuple[Array, ...], out: Array, ctx: Any) -> tu
 
 
 @_rule("stack")
-def vjp_stack(g: Array, xs: tuple[Array, ...], out: Array, ctx: Any) -> tuple[Array, ...]:
+def vjp_stack(
+    g: Array, xs: tuple[Array, ...], out: Array, ctx: Any, needs: tuple[bool, ...]
+) -> tuple[Array, ...]:
     axis = ctx % g.ndim
     return tuple(g[(slice(None),) * axis + (k,)] for k in range(len(xs)))
 
@@ -261,17 +330,23 @@ def vjp_stack(g: Array, xs: tuple[Array, ...], out: Array, ctx: Any) -> tuple[Ar
 
 
 @_rule("softmax")
-def vjp_softmax(g: Array, xs: tuple[Array, ...], out: Array, ctx: Any) -> tuple[Array, ...]:
+def vjp_softmax(
+    g: Array, xs: tuple[Array, ...], out: Array, ctx: Any, needs: tuple[bool, ...]
+) -> tuple[Array, ...]:
     return (out * (g - (g * out).sum(axis=ctx, keepdims=True)),)
 
 
 @_rule("log_softmax")
-def vjp_log_softmax(g: Array, xs: tuple[Array, ...], out: Array, ctx: Any) -> tuple[Array, ...]:
+def vjp_log_softmax(
+    g: Array, xs: tuple[Array, ...], out: Array, ctx: Any, needs: tuple[bool, ...]
+) -> tuple[Array, ...]:
     return (g - _call("exp", out) * g.sum(axis=ctx, keepdims=True),)
 
 
 @_rule("cross_entropy")
-def vjp_cross_entropy(g: Array, xs: tuple[Array, ...], out: Array, ctx: Any) -> tuple[Array, ...]:
+def vjp_cross_entropy(
+    g: Array, xs: tuple[Array, ...], out: Array, ctx: Any, needs: tuple[bool, ...]
+) -> tuple[Array, ...]:
     """d mean(-log softmax(z)[t]) / dz = (softmax(z) - onehot(t)) / n."""
     targets = ctx
     z = xs[0]
