@@ -322,3 +322,47 @@ def test_linear_and_sequential_as_pytorch(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="shape"):
         other.load(tmp_path / "model.npz")
     assert all((a == p.data).all() for a, p in zip(before, other.parameters()))
+
+
+GRADCHECK_CASES = [
+    ("matmul-tanh", lambda a, b: (a @ b).tanh(), [(3, 4), (4, 2)]),
+    ("broadcast", lambda a, b: (a * b + a / (b * b + 1)).sum(axis=0), [(3, 1), (1, 4)]),
+    ("reductions", lambda a: a.max(axis=1) + a.mean(axis=0, keepdims=True).sum(), [(3, 4)]),
+    ("indexing", lambda a: a[np.array([0, 2, 2])] * a[1:, ::-1].sum(), [(3, 4)]),
+    (
+        "softmax",
+        lambda a: tg.nn.functional.log_softmax(a, axis=1) * tg.nn.functional.softmax(a, axis=0),
+        [(3, 4)],
+    ),
+    ("cross-entropy", lambda a: tg.nn.functional.cross_entropy(a, np.array([1, 0, 3])), [(3, 4)]),
+    (
+        "shapes",
+        lambda a, b: (
+            tg.stack([tg.concatenate([a.T, b]), tg.concatenate([b, a.T])], axis=1).reshape(-1).sin()
+        ),
+        [(2, 3), (3, 2)],
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("name", "fn", "shapes"), GRADCHECK_CASES, ids=[c[0] for c in GRADCHECK_CASES]
+)
+@pytest.mark.parametrize("fast_mode", [False, True])
+def test_gradcheck_on_tensors(name: str, fn, shapes, fast_mode: bool) -> None:  # type: ignore[no-untyped-def]
+    rng = np.random.default_rng(7)
+    inputs = [tg.Tensor(rng.uniform(-1.5, 1.5, s), requires_grad=True) for s in shapes]
+    assert tg.gradcheck(fn, inputs, fast_mode=fast_mode)
+
+
+def test_gradcheck_on_tensors_catches_a_wrong_rule(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    from topograd.tensor.rules import VJPS
+
+    monkeypatch.setitem(VJPS, "tanh", lambda g, xs, out, ctx, needs: (g * out,))
+    x = tg.Tensor(np.array([[0.5, -1.0], [2.0, 0.3]]), requires_grad=True)
+    for fast_mode in (False, True):
+        with pytest.raises(
+            tg.TensorGradcheckError, match="mismatch for output 0 with respect to input 0"
+        ):
+            tg.gradcheck(lambda t: (t * 2).tanh(), [x], fast_mode=fast_mode)
+    assert tg.gradcheck(lambda t: (t * 2).tanh(), [x], raise_exception=False) is False

@@ -11,6 +11,7 @@
 from . import datasets, nn, optim
 from .api import backward, grad
 from .check import GradcheckError, gradcheck
+from .check_tensors import TensorGradcheckError
 from .custom import CustomOpError, custom_op
 from .modes import AnomalyError, detect_anomaly, is_grad_enabled, no_grad
 from .tensor import Tensor, concatenate, stack, where
@@ -24,6 +25,7 @@ __all__ = [
     "CustomOpError",
     "GradcheckError",
     "Tensor",
+    "TensorGradcheckError",
     "Trace",
     "Value",
     "affine",

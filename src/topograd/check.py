@@ -12,11 +12,13 @@ import math
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import cast
+from typing import Any, cast
 
+from .check_tensors import TensorGradcheckError, gradcheck_tensors
 from .engine import topological_order
 from .numeric import STEP, derivative
 from .rules import AWAY_FROM_ZERO, OPS, Op
+from .tensor import Tensor
 from .value import Value, _describe, _is_real, grad
 
 
@@ -110,7 +112,7 @@ def localise(output: Value, atol: float = 1e-5, rtol: float = 1e-3) -> Fault | N
 
 
 def gradcheck(
-    fn: Callable[..., Value],
+    fn: Callable[..., Any],
     inputs: Sequence[float],
     *,
     eps: float = 1e-6,
@@ -119,6 +121,8 @@ def gradcheck(
     scaled_step: bool = False,
     richardson_levels: int = 0,
     raise_exception: bool = True,
+    fast_mode: bool = False,
+    seed: int = 0,
 ) -> bool:
     """Check the gradients of ``fn(*Values)`` at ``inputs`` against central differences.
 
@@ -128,7 +132,21 @@ def gradcheck(
     central differences of its own forward at its recorded inputs.
     ``scaled_step`` takes h = cbrt(machine eps) * max(1, |x|) instead of ``eps``;
     ``richardson_levels`` (e.g. 4) extrapolates to tell a real bug from finite-difference noise.
+
+    With Tensor inputs, ``fn`` takes Tensors and returns a Tensor: the whole Jacobian is
+    checked column by column, or, with ``fast_mode``, vᵀJu for random u and v (drawn from
+    ``seed``), as PyTorch's fast mode; the error is then a ``TensorGradcheckError``.
     """
+    if any(isinstance(x, Tensor) for x in inputs):
+        try:
+            gradcheck_tensors(
+                fn, inputs, eps=eps, atol=atol, rtol=rtol, fast_mode=fast_mode, seed=seed
+            )
+        except TensorGradcheckError:
+            if raise_exception:
+                raise
+            return False
+        return True
     xs = [_as_float(x, i) for i, x in enumerate(inputs)]
     leaves = [Value(x, label=f"input {i}") for i, x in enumerate(xs)]
     out = fn(*leaves)
