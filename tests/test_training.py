@@ -221,3 +221,84 @@ def test_train_without_matplotlib_says_how_to_install_it(tmp_path: Path) -> None
         "error: --plot needs matplotlib, which is not installed: "
         "pip install 'topograd[demo]' (or pip install matplotlib)"
     )
+
+
+def test_the_tensor_engine_runs_the_scalar_training_exactly() -> None:
+    from topograd.train_tensor import train_2d_tensor
+
+    for dataset in ["moons", "blobs"]:
+        scalar, tensor = (
+            train(dataset, steps=30, seed=1),
+            train_2d_tensor(dataset, steps=30, seed=1),
+        )
+        assert tensor.losses == pytest.approx(scalar.losses, rel=1e-12)
+        assert tensor.accuracies == scalar.accuracies
+
+
+def test_digits_reach_95_percent_on_held_out_images() -> None:
+    from topograd.train_tensor import train_digits
+
+    run = train_digits(steps=300, seed=0)
+    assert run.test_accuracy >= 0.95
+    assert len(run.extra["labels"]) == 360
+
+
+def test_train_command_on_the_tensor_engine(tmp_path: Path) -> None:
+    plot, saved = tmp_path / "digits.png", tmp_path / "digits.npz"
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "topograd",
+            "train",
+            "--dataset",
+            "digits",
+            "--plot",
+            str(plot),
+            "--save",
+            str(saved),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert result.returncode == 0, result.stderr
+    accuracy = float(result.stdout.split("test accuracy ")[1].split("%")[0])
+    assert accuracy >= 95
+    assert plot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    model = tg.nn.Sequential(tg.nn.Linear(64, 64), tg.nn.ReLU(), tg.nn.Linear(64, 10))
+    model.load(saved)
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "topograd",
+            "train",
+            "--dataset",
+            "moons",
+            "--engine",
+            "tensor",
+            "--steps",
+            "20",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert result.returncode == 0, result.stderr
+    assert "the tensor engine is" in result.stdout and "x faster" in result.stdout
+
+
+def test_digits_without_scikit_learn_say_how_to_install_it() -> None:
+    code = (
+        "import sys; sys.modules['sklearn'] = None; sys.modules['sklearn.datasets'] = None; "
+        "from topograd.cli import main; sys.exit(main(['train', '--dataset', 'digits']))"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=120
+    )
+    assert result.returncode == 2
+    assert result.stderr.strip() == (
+        "error: the digits dataset ships with scikit-learn, which is not installed: "
+        "pip install 'topograd[digits]' (or pip install scikit-learn)"
+    )

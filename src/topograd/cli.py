@@ -12,13 +12,12 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, NoReturn
 
-from . import demo
+from . import demo, train_command
 from .check import check_rules
 from .datasets import DATASETS
 from .expr import ExpressionError, parse
 from .numeric import central_difference
 from .playground.server import serve
-from .train import plot, train
 from .viz.draw import to_dot, to_svg
 from .viz.graph import json_number
 from .viz.trace import trace
@@ -106,59 +105,12 @@ def _grad(args: argparse.Namespace) -> int:
     return 0
 
 
-def _progress(steps: int) -> Any:
-    """tqdm's bar where tqdm is installed; else a line every tenth of the way."""
-    try:
-        from tqdm import tqdm
-    except ImportError:
-        return lambda steps_range: _Every(steps_range, max(1, steps // 10))
-    return lambda steps_range: tqdm(
-        steps_range, desc="training", unit="step", ncols=90, mininterval=0.25
-    )
-
-
-class _Every:
-    def __init__(self, steps: range, every: int) -> None:
-        self.steps, self.every, self.postfix = steps, every, ""
-
-    def __iter__(self) -> Any:
-        for k in self.steps:
-            yield k
-            if (k + 1) % self.every == 0 or k + 1 == len(self.steps):
-                print(f"step {k + 1}/{len(self.steps)}  {self.postfix}", file=sys.stderr)
-
-    def set_postfix(self, **values: str) -> None:
-        self.postfix = "  ".join(f"{k} {v}" for k, v in values.items())
-
-
 def _train(args: argparse.Namespace) -> int:
-    if args.plot:
-        try:
-            import matplotlib  # noqa: F401
-        except ImportError:
-            raise UsageError(
-                "--plot needs matplotlib, which is not installed: "
-                "pip install 'topograd[demo]' (or pip install matplotlib)"
-            ) from None
-    run = train(args.dataset, args.steps, args.seed, args.points, progress=_progress(args.steps))
-    shape = f"MLP(2, [16, 16, {1 if run.classes == 2 else run.classes}])"
-    loss = "hinge loss" if run.classes == 2 else "softmax cross-entropy"
-    right = round(run.accuracies[-1] * len(run.y))
-    print(
-        f"{shape} on {len(run.y)} {args.dataset} points, seed {args.seed}: {loss} + 1e-4 * L2, "
-        f"{args.steps} steps of SGD"
-    )
-    print(
-        f"final loss {run.losses[-1]:.4f}, accuracy {run.accuracies[-1]:.0%} ({right} of "
-        f"{len(run.y)} points), {1e3 * sum(run.seconds) / len(run.seconds):.1f} ms per step"
-    )
-    if args.plot:
-        plot(run, args.plot, f"{args.dataset}: {run.accuracies[-1]:.0%} after {args.steps} steps")
-        print(f"decision boundary with the training points: {args.plot}")
-    if args.save:
-        run.model.save(args.save)
-        print(f"model saved to {args.save}")
-    return 0
+    args.engine = args.engine or ("tensor" if args.dataset == "digits" else "scalar")
+    try:
+        return train_command.run(args)
+    except train_command.CommandError as error:
+        raise UsageError(str(error)) from None
 
 
 def _write(path: str, text: str) -> None:
@@ -230,12 +182,20 @@ def parser() -> argparse.ArgumentParser:
         "1e-4 * L2, SGD with the learning rate falling linearly; show a progress bar, print "
         "the final accuracy, and optionally plot the decision boundary and save the model.",
     )
-    train_.add_argument("--dataset", choices=sorted(DATASETS), default="moons")
-    train_.add_argument("--steps", type=_positive, default=100, help="training steps (default 100)")
+    train_.add_argument("--dataset", choices=[*sorted(DATASETS), "digits"], default="moons")
+    train_.add_argument(
+        "--engine",
+        choices=["scalar", "tensor"],
+        default=None,
+        help="scalar Values or NumPy Tensors (default: scalar; the digits: tensor)",
+    )
+    train_.add_argument(
+        "--steps", type=_positive, default=None, help="steps (default 100; digits 300)"
+    )
     train_.add_argument("--seed", type=int, default=0, help="seed of the data and the weights")
     train_.add_argument("--points", type=_positive, default=100, help="dataset size (default 100)")
     train_.add_argument("--plot", metavar="FILE.png", help="draw the decision boundary into FILE")
-    train_.add_argument("--save", metavar="FILE.json", help="save the trained model as JSON")
+    train_.add_argument("--save", metavar="FILE", help="save the model (FILE.json, or FILE.npz)")
     train_.set_defaults(run=_train)
     playground = commands.add_parser(
         "playground",

@@ -93,29 +93,38 @@ def train(
 
 
 def plot(run: Run, path: str | Path, title: str) -> None:
-    """The decision regions of the trained model, with the training points, as a PNG."""
+    """The decision regions of a scalar run's model, with the training points, as a PNG."""
+    plot_regions(
+        run.points, run.y, run.classes, lambda grid: [run.predict(p) for p in grid], path, title
+    )
+
+
+def plot_regions(
+    points: Any,
+    labels: Any,
+    classes: int,
+    predict: Callable[[list[list[float]]], Any],
+    path: str | Path,
+    title: str,
+) -> None:
+    """Decision regions (``predict`` maps a list of points to their classes) and the points."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    xs, ys = [p[0] for p in run.points], [p[1] for p in run.points]
+    xs, ys = [p[0] for p in points], [p[1] for p in points]
     pad = 0.5
     x0, x1, y0, y1 = min(xs) - pad, max(xs) + pad, min(ys) - pad, max(ys) + pad
-    size = 80
+    size = 100
     gx = [x0 + (x1 - x0) * i / (size - 1) for i in range(size)]
     gy = [y0 + (y1 - y0) * j / (size - 1) for j in range(size)]
-    regions = [[run.predict([a, b]) for a in gx] for b in gy]
+    flat = list(predict([[a, b] for b in gy for a in gx]))
+    regions = [flat[j * size : (j + 1) * size] for j in range(size)]
     figure, axes = plt.subplots(figsize=(6, 5), dpi=120)
-    axes.contourf(
-        gx,
-        gy,
-        regions,
-        levels=[k - 0.5 for k in range(run.classes + 1)],
-        cmap="coolwarm",
-        alpha=0.35,
-    )
-    axes.scatter(xs, ys, c=run.y, cmap="coolwarm", edgecolors="black", linewidths=0.6, s=36)
+    levels = [k - 0.5 for k in range(classes + 1)]
+    axes.contourf(gx, gy, regions, levels=levels, cmap="coolwarm", alpha=0.35)
+    axes.scatter(xs, ys, c=list(labels), cmap="coolwarm", edgecolors="black", linewidths=0.6, s=36)
     axes.set_title(title)
     axes.set_xlim(x0, x1)
     axes.set_ylim(y0, y1)
