@@ -3,6 +3,8 @@ the float32 path, the errors, and the gradient bookkeeping PyTorch users expect.
 
 from __future__ import annotations
 
+import math
+import tracemalloc
 from pathlib import Path
 
 import numpy as np
@@ -366,3 +368,30 @@ def test_gradcheck_on_tensors_catches_a_wrong_rule(monkeypatch) -> None:  # type
         ):
             tg.gradcheck(lambda t: (t * 2).tanh(), [x], fast_mode=fast_mode)
     assert tg.gradcheck(lambda t: (t * 2).tanh(), [x], raise_exception=False) is False
+
+
+def test_anomaly_mode_names_the_tensor_op_and_its_line() -> None:
+    x = tg.Tensor([0.0, 1.0], requires_grad=True)
+    with tg.detect_anomaly():
+        y = x.sqrt() * 0
+        with pytest.raises(tg.AnomalyError, match="'sqrt'") as caught:
+            y.sum().backward()
+    assert "y = x.sqrt() * 0" in str(caught.value)
+    y = x.sqrt() * 0
+    y.sum().backward()  # off: the nan flows
+    assert math.isnan(x.grad[0])
+
+
+def test_the_engine_frees_intermediate_gradients_as_it_goes() -> None:
+    x = tg.Tensor(np.ones((200, 200)), requires_grad=True)
+    h = x
+    for _ in range(12):
+        h = (h * 1.01).tanh()
+    size = x.data.nbytes
+    tracemalloc.start()
+    start = tracemalloc.get_traced_memory()[0]
+    h.sum().backward()
+    peak = tracemalloc.get_traced_memory()[1] - start
+    tracemalloc.stop()
+    assert x.grad is not None
+    assert peak < 6 * size  # a few gradients alive at a time, not one per node (24 here)

@@ -66,6 +66,7 @@ class Tensor:
         "_needs",
         "_op",
         "_retain",
+        "_where",  # anomaly mode only: where user code made this node
         "data",
         "grad",
         "label",
@@ -149,7 +150,8 @@ class Tensor:
                 grad = _constant(grad)
         else:
             xs, out = tuple(t.data for t in self._inputs), self.data
-        grads = VJPS[self._op](grad, xs, out, self._ctx, self._needs)
+        with np.errstate(all="ignore"):  # IEEE results (inf, nan) in backward too, never a warning
+            grads = VJPS[self._op](grad, xs, out, self._ctx, self._needs)
         contributions: list[Any] = []
         for x, g, need in zip(self._inputs, grads, self._needs, strict=True):
             if need:
