@@ -18,6 +18,7 @@ test: $(VENV)/.dev
 bench: $(VENV)/.bench
 	$(BIN)/python benchmarks/race.py
 	$(BIN)/python benchmarks/nn_race.py
+	$(BIN)/python benchmarks/tensor_race.py
 	$(BIN)/python benchmarks/anomaly_cost.py
 	$(BIN)/python benchmarks/layout_speed.py
 
