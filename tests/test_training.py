@@ -18,6 +18,12 @@ from topograd.train import train
 START = [0.5, -1.5, 2.0, 0.0]
 
 
+def topograd(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "topograd", *args], capture_output=True, text=True, timeout=300
+    )
+
+
 def gradients(step: int) -> list[float]:
     """The same made-up gradients for both libraries, different at every step."""
     return [math.sin(step + i) * (i + 1) for i in range(len(START))]
@@ -183,23 +189,7 @@ def test_training_reaches_micrograds_accuracy_on_moons() -> None:
 
 def test_train_command_plots_and_saves(tmp_path: Path) -> None:
     plot, saved = tmp_path / "moons.png", tmp_path / "moons.json"
-    result = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "topograd",
-            "train",
-            "--steps",
-            "30",
-            "--plot",
-            str(plot),
-            "--save",
-            str(saved),
-        ],
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
+    result = topograd("train", "--steps", "30", "--plot", str(plot), "--save", str(saved))
     assert result.returncode == 0, result.stderr
     assert "accuracy" in result.stdout and str(plot) in result.stdout
     assert plot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
@@ -245,46 +235,14 @@ def test_digits_reach_95_percent_on_held_out_images() -> None:
 
 def test_train_command_on_the_tensor_engine(tmp_path: Path) -> None:
     plot, saved = tmp_path / "digits.png", tmp_path / "digits.npz"
-    result = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "topograd",
-            "train",
-            "--dataset",
-            "digits",
-            "--plot",
-            str(plot),
-            "--save",
-            str(saved),
-        ],
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
+    result = topograd("train", "--dataset", "digits", "--plot", str(plot), "--save", str(saved))
     assert result.returncode == 0, result.stderr
     accuracy = float(result.stdout.split("test accuracy ")[1].split("%")[0])
     assert accuracy >= 95
     assert plot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     model = tg.nn.Sequential(tg.nn.Linear(64, 64), tg.nn.ReLU(), tg.nn.Linear(64, 10))
     model.load(saved)
-    result = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "topograd",
-            "train",
-            "--dataset",
-            "moons",
-            "--engine",
-            "tensor",
-            "--steps",
-            "20",
-        ],
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
+    result = topograd("train", "--dataset", "moons", "--engine", "tensor", "--steps", "20")
     assert result.returncode == 0, result.stderr
     assert "the tensor engine is" in result.stdout and "x faster" in result.stdout
 

@@ -176,11 +176,13 @@ def parser() -> argparse.ArgumentParser:
     grad.set_defaults(run=_grad)
     train_ = commands.add_parser(
         "train",
-        help="train an MLP on a 2-D dataset, as micrograd's demo does",
+        help="train an MLP: micrograd's demo on a 2-D dataset, or the digits on Tensors",
         description="Train MLP(2, [16, 16, 1]) (more outputs for more classes) on a small 2-D "
         "dataset with micrograd's demo recipe: full batch, hinge (or cross-entropy) loss plus "
-        "1e-4 * L2, SGD with the learning rate falling linearly; show a progress bar, print "
-        "the final accuracy, and optionally plot the decision boundary and save the model.",
+        "1e-4 * L2, SGD with the learning rate falling linearly, on scalar Values or, with "
+        "--engine tensor, on Tensors (then also timing the scalar run). --dataset digits trains "
+        "an MLP 64-64-10 on scikit-learn's 8x8 digits on Tensors. A progress bar, the final "
+        "accuracy, and optionally a plot and the saved model.",
     )
     train_.add_argument("--dataset", choices=[*sorted(DATASETS), "digits"], default="moons")
     train_.add_argument(
