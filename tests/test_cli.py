@@ -124,6 +124,14 @@ BAD_INPUT = [
     (["grad"], "required"),
     (["grad", "x", "x=1", "--svg", "/no/such/dir/g.svg"], "cannot write"),
     (["frobnicate"], "invalid choice"),
+    (["train", "--plot", "/no/such/dir/x.png"], "no folder"),
+    (["train", "--save", "/no/such/dir/x.json"], "no folder"),
+    (["train", "--plot", "x.unknownext"], "--plot must end in"),
+    (["train", "--save", "x.pickle"], "--save must end in"),
+    (["train", "--points", "1"], "at least 2"),
+    (["train", "--dataset", "digits", "--seed", "-1"], "must be 0 or more"),
+    (["train", "--dataset", "digits", "--engine", "scalar"], "tensor engine"),
+    (["grad", "x\udcff", "x=1"], "not text"),
     (["check", "--points", "0"], "at least 1"),
 ]
 
@@ -141,6 +149,15 @@ def test_bad_input_is_one_line_on_stderr_and_exit_2(args: list[str], message: st
     assert lines[0].startswith("error: ")
     assert message in lines[0]
     assert "Traceback" not in result.stderr
+
+
+def test_demo_into_a_file_instead_of_a_folder_is_one_line(tmp_path: Path) -> None:
+    occupied = tmp_path / "taken"
+    occupied.write_text("a file, not a folder")
+    result = topograd("demo", "--out", str(occupied))
+    assert result.returncode == 2
+    assert result.stderr.startswith("error: cannot write the drawing into")
+    assert len(result.stderr.splitlines()) == 1
 
 
 def test_check_passes_every_builtin_rule() -> None:

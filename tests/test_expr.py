@@ -150,6 +150,17 @@ def test_arbitrary_text_raises_nothing_but_expression_error(text: str) -> None:
     _parse_and_build(text)
 
 
+ANY_CODE_POINT = st.characters(codec=None, categories=None)  # surrogates too
+SURROGATE = st.characters(min_codepoint=0xD800, max_codepoint=0xDFFF, categories=None)
+
+
+@given(
+    st.text(alphabet=st.one_of(ANY_CODE_POINT, SURROGATE, st.sampled_from("x+*()1")), max_size=30)
+)
+def test_text_with_any_code_point_raises_nothing_but_expression_error(text: str) -> None:
+    _parse_and_build(text)
+
+
 @given(st.text(alphabet=ALPHABET, max_size=80))
 def test_text_near_the_grammar_raises_nothing_but_expression_error(text: str) -> None:
     _parse_and_build(text)

@@ -395,3 +395,108 @@ def test_the_engine_frees_intermediate_gradients_as_it_goes() -> None:
     tracemalloc.stop()
     assert x.grad is not None
     assert peak < 6 * size  # a few gradients alive at a time, not one per node (24 here)
+
+
+@pytest.mark.parametrize(
+    ("shape", "axes"), [((2, 3), (-1, 0)), ((2, 3, 4), (0, -1, 1)), ((2, 3, 4), (-2, -3, -1))]
+)
+def test_transpose_with_negative_axes(shape: tuple[int, ...], axes: tuple[int, ...]) -> None:
+    x, tx = both(np.arange(float(np.prod(shape))).reshape(shape))
+    check(x.transpose(*axes), tx.permute(*axes), [(x, tx)])
+
+
+SECOND_DERIVATIVES = [
+    ("square", lambda t: (t**2).sum(), [0.3, -1.2]),
+    ("cube of 0-d", lambda t: t**3.0, 0.7),
+    ("relu of 0-d", lambda t: (t * t).relu() * t, 0.7),
+    ("where of 0-d", lambda t: tg.where(np.asarray(True), t * t * t, t), 0.7),
+    ("max", lambda t: (t * t).max() * t.sum(), [0.3, -1.2, 0.5]),
+]
+
+
+@pytest.mark.parametrize(
+    ("name", "f", "value"), SECOND_DERIVATIVES, ids=[c[0] for c in SECOND_DERIVATIVES]
+)
+def test_second_derivatives_through_scalar_exponents_and_0d_tensors(name, f, value) -> None:  # type: ignore[no-untyped-def]
+    def torch_f(t):  # type: ignore[no-untyped-def]
+        if name == "where of 0-d":
+            return torch.where(torch.tensor(True), t * t * t, t)
+        return f(t)
+
+    x, tx = both(np.array(value))
+    (g,) = tg.grad(f(x), [x], create_graph=True)
+    (tgrad,) = torch.autograd.grad(torch_f(tx), [tx], create_graph=True)
+    np.testing.assert_allclose(g.data, tgrad.detach().numpy(), rtol=1e-13)
+    (h,) = tg.grad(g.sum(), [x])
+    (th,) = torch.autograd.grad(tgrad.sum(), [tx])
+    np.testing.assert_allclose(h, th.numpy(), rtol=1e-12)
+
+
+@pytest.mark.parametrize(
+    ("base", "exponent"), [(0.0, 0.0), ([0.0, 0.0], [1.5, 2.0]), ([0.0, 2.0], 0.0), (-2.0, 2.0)]
+)
+def test_pow_at_zero_follows_torch(base: object, exponent: object) -> None:
+    (x, tx), (y, ty) = both(np.array(base)), both(np.array(exponent))
+    (x**y).sum().backward()
+    (tx**ty).sum().backward()
+    np.testing.assert_array_equal(x.grad, tx.grad.numpy())
+    np.testing.assert_array_equal(y.grad, ty.grad.numpy())
+
+
+def test_0d_tensors_everywhere() -> None:
+    x, tx = both(np.array(-0.5))
+    check(
+        x.relu() + x.max() + x.sum(axis=None) + x.abs(),
+        tx.relu() + tx.amax() + tx.sum() + tx.abs(),
+        [(x, tx)],
+    )
+    y, ty = both(np.array([[1.0, 2.0], [3.0, 4.0]]))
+    check(y.sum(axis=np.int64(0)), ty.sum(dim=0), [(y, ty)])
+
+
+def test_linear_on_one_sample() -> None:
+    layer = tg.nn.Linear(3, 2, dtype=np.float64, seed=0)
+    reference = torch.nn.Linear(3, 2).double()
+    with torch.no_grad():
+        reference.weight.copy_(torch.tensor(layer.weight.data))
+        reference.bias.copy_(torch.tensor(layer.bias.data))
+    x = np.array([0.5, -1.0, 2.0])
+    (layer(x) * np.array([1.0, -2.0])).sum().backward()
+    (reference(torch.tensor(x)) * torch.tensor([1.0, -2.0])).sum().backward()
+    np.testing.assert_allclose(layer.weight.grad, reference.weight.grad.numpy(), rtol=1e-14)
+    np.testing.assert_allclose(layer.bias.grad, reference.bias.grad.numpy(), rtol=1e-14)
+
+
+def test_momentum_keeps_a_buffer_of_its_own() -> None:
+    ours, theirs = (
+        tg.Tensor([1.0, 2.0], requires_grad=True),
+        torch.tensor([1.0, 2.0], dtype=torch.float64, requires_grad=True),
+    )
+    opt_o, opt_t = (
+        tg.optim.SGD([ours], lr=0.1, momentum=0.9),
+        torch.optim.SGD([theirs], lr=0.1, momentum=0.9),
+    )
+    for _ in range(3):
+        (ours * ours).sum().backward()
+        (theirs * theirs).sum().backward()
+        opt_o.step()
+        opt_t.step()
+        ours.grad.fill(0)  # zeroed in place, as torch users do with grad.zero_()
+        theirs.grad.zero_()
+    np.testing.assert_allclose(ours.data, theirs.detach().numpy(), rtol=1e-14)
+
+
+def test_float32_meets_numbers_and_0d_tensors_as_in_pytorch() -> None:
+    x = tg.Tensor(np.array([1.0, -2.0], dtype=np.float32), requires_grad=True)
+    assert (x + tg.Tensor(2.0)).dtype == np.float32
+    assert tg.where(x.data > 0, x, 0.0).dtype == np.float32
+    (g,) = tg.grad((x.relu() * x).max(), [x], create_graph=True)
+    assert g.dtype == np.float32
+
+
+def test_what_needs_no_gradient_refuses_backward_and_retain_grad() -> None:
+    c = tg.Tensor([1.0, 2.0])
+    with pytest.raises(RuntimeError, match="does not require grad"):
+        (c * 2).sum().backward()
+    with pytest.raises(RuntimeError, match="requires_grad=False"):
+        c.retain_grad()

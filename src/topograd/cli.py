@@ -33,7 +33,11 @@ class UsageError(Exception):
 
 
 def _demo(args: argparse.Namespace) -> int:
-    print(demo.run(Path(args.out)))
+    try:
+        text = demo.run(Path(args.out))
+    except OSError as error:
+        raise UsageError(f"cannot write the drawing into {args.out}: {error.strerror}") from None
+    print(text)
     return 0
 
 
@@ -135,6 +139,13 @@ def _port(text: str) -> int:
     return value
 
 
+def _natural(text: str) -> int:
+    value = int(text)
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be 0 or more, got {value}")
+    return value
+
+
 def _positive(text: str) -> int:
     value = int(text)
     if value < 1:
@@ -194,7 +205,7 @@ def parser() -> argparse.ArgumentParser:
     train_.add_argument(
         "--steps", type=_positive, default=None, help="steps (default 100; digits 300)"
     )
-    train_.add_argument("--seed", type=int, default=0, help="seed of the data and the weights")
+    train_.add_argument("--seed", type=_natural, default=0, help="seed of the data and the weights")
     train_.add_argument("--points", type=_positive, default=100, help="dataset size (default 100)")
     train_.add_argument("--plot", metavar="FILE.png", help="draw the decision boundary into FILE")
     train_.add_argument("--save", metavar="FILE", help="save the model (FILE.json, or FILE.npz)")

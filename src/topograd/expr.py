@@ -196,6 +196,12 @@ def parse(text: str) -> Expression:
         )
     if not text.strip():
         raise ExpressionError("the expression is empty")
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as error:
+        raise ExpressionError(
+            f"the expression holds a character that is not text (at column {error.start + 1})"
+        ) from None
     shift = len(text) - len(text.lstrip())  # ast refuses leading blanks; columns count them
     try:
         tree = ast.parse(text.strip(), mode="eval").body

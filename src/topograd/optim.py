@@ -60,7 +60,7 @@ class SGD(Optimizer):
             g = p.grad + self.weight_decay * p.data if self.weight_decay else p.grad
             if self.momentum:
                 v = self.velocity[i]
-                g = g if v is None else self.momentum * v + g
+                g = g * 1.0 if v is None else self.momentum * v + g  # a buffer of its own
                 self.velocity[i] = g
             p.data -= self.lr * g  # in place for an array, a new float for a scalar
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Callable, Iterable
+from pathlib import Path
 from typing import Any
 
 from .train import plot, plot_regions, train
@@ -51,9 +52,32 @@ def _need_matplotlib() -> None:
         ) from None
 
 
+PLOT_FORMATS = (".png", ".pdf", ".svg", ".jpg", ".jpeg")
+
+
+def _writable(path: str | None, what: str, suffixes: tuple[str, ...]) -> None:
+    """Refuse a file that cannot be written before the training, not after it."""
+    if not path:
+        return
+    target = Path(path)
+    if target.suffix.lower() not in suffixes:
+        raise CommandError(f"{what} must end in {', '.join(suffixes)}: {path}")
+    if not target.parent.is_dir():
+        raise CommandError(f"cannot write {path}: no folder {target.parent}")
+
+
 def run(args: argparse.Namespace) -> int:
+    _writable(args.plot, "--plot", PLOT_FORMATS)
+    _writable(args.save, "--save", (".json", ".npz"))
     if args.plot:
         _need_matplotlib()
+    try:
+        return _run(args)
+    except (OSError, ValueError) as error:  # a file that cannot be written, a bad dataset size
+        raise CommandError(str(error)) from None
+
+
+def _run(args: argparse.Namespace) -> int:
     if args.dataset == "digits":
         if args.engine == "scalar":
             raise CommandError("the digits train on the tensor engine: --engine tensor")

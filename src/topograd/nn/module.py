@@ -143,6 +143,8 @@ def _fits(shape: list[Any], data: list[Any]) -> bool:
 def _number(name: str, value: object) -> float:
     if isinstance(value, str) and value in _NON_FINITE:
         return _NON_FINITE[value]
+    if isinstance(value, np.ndarray) and value.shape == () and value.dtype.kind in "fiu":
+        return float(value)  # a scalar parameter read back from .npz
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         raise ValueError(f"the value of {name} must be a number, got {value!r}")
     return float(value)

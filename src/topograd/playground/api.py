@@ -40,8 +40,8 @@ def _refuse_constant(name: str) -> float:
 def _decode(body: bytes) -> tuple[str, dict[str, float]]:
     try:
         request = json.loads(body.decode("utf-8"), parse_constant=_refuse_constant)
-    except (UnicodeDecodeError, json.JSONDecodeError) as error:
-        raise RequestError(400, f"the body is not JSON: {error}") from None
+    except ValueError as error:  # not UTF-8, not JSON, or an integer of over 4300 digits
+        raise RequestError(400, f"the body is not JSON topograd reads: {error}") from None
     except RecursionError:
         raise RequestError(400, "the JSON is nested too deeply") from None
     if not isinstance(request, dict):
@@ -54,7 +54,11 @@ def _decode(body: bytes) -> tuple[str, dict[str, float]]:
     for name, value in values.items():
         if isinstance(value, bool) or not isinstance(value, (int, float)):
             raise RequestError(400, f'the value of "{name}" must be a number')
-        if not math.isfinite(float(value)):
+        try:
+            finite = math.isfinite(float(value))
+        except OverflowError:
+            finite = False
+        if not finite:
             raise RequestError(400, f'the value of "{name}" is too large')
     return expr, {name: float(value) for name, value in values.items()}
 

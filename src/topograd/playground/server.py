@@ -83,7 +83,10 @@ class Handler(BaseHTTPRequestHandler):
             return
         status, reply = self._read_body()
         if status == 200:
-            status, reply = graph_request(reply["body"])
+            try:
+                status, reply = graph_request(reply["body"])
+            except Exception as error:  # a bug of ours: still an answer, never a dropped line
+                status, reply = 500, {"error": f"internal error: {type(error).__name__}"}
         self._json(status, reply)
 
     def _read_body(self) -> tuple[int, dict[str, Any]]:

@@ -2,7 +2,7 @@
 
 It is a node of the same engine as the scalar ``Value``: the same order, the same ``+=`` over
 paths, ``no_grad``, ``grad(create_graph=True)``, anomaly mode. Forwards are here, derivatives in
-``rules.py``; broadcasting is undone in one place, ``unbroadcast``.
+``rules.py``; broadcasting is undone in one place, ``numerics.unbroadcast``.
 
 >>> import numpy as np
 >>> import topograd as tg
@@ -23,6 +23,9 @@ import numpy as np
 
 from .. import engine
 from ..modes import grad_mode, remember
+from .numerics import relu as _relu
+from .numerics import sigmoid as _sigmoid
+from .numerics import unbroadcast
 from .rules import VJPS
 
 Operand = Any  # a Tensor, an ndarray or a Python number
@@ -42,19 +45,6 @@ def _array(data: Any) -> np.ndarray:
     if array.dtype.kind not in "biuf" or array.dtype == np.bool_:
         raise TypeError(f"Tensor() takes real numbers, got an array of {array.dtype}")
     return array.astype(np.float64)
-
-
-def unbroadcast(grad: Any, shape: tuple[int, ...]) -> Any:
-    """A gradient in a broadcast shape summed back to ``shape``: over the leading axes the
-    input did not have, and over the axes where it had size 1."""
-    if grad.shape == shape:
-        return grad
-    lead = grad.ndim - len(shape)
-    axes = tuple(range(lead)) + tuple(
-        lead + i for i, n in enumerate(shape) if n == 1 and grad.shape[lead + i] != 1
-    )
-    summed = grad.sum(axis=axes, keepdims=True) if axes else grad
-    return summed.reshape(shape)
 
 
 class Tensor:
@@ -122,6 +112,8 @@ class Tensor:
 
     def retain_grad(self) -> None:
         """Keep ``.grad`` on this intermediate after a backward."""
+        if not self.requires_grad:
+            raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
         self._retain = True
 
     def numpy(self) -> np.ndarray:
@@ -140,6 +132,10 @@ class Tensor:
 
     def backward(self, gradient: Any = None) -> None:
         """Add d self / d leaf, times ``gradient``, to ``.grad`` of every leaf that requires it."""
+        if not self.requires_grad:
+            raise RuntimeError(
+                "element 0 of tensors does not require grad and does not have a grad_fn"
+            )
         engine.backward([self], [_seed_of(self, gradient)])
 
     def _vjp(self, grad: Any, create_graph: bool) -> list[Any]:
@@ -290,7 +286,9 @@ class Tensor:
 
     def transpose(self, *axes: Any) -> Tensor:
         order = tuple(axes[0]) if len(axes) == 1 and isinstance(axes[0], (tuple, list)) else axes
-        order = order or tuple(reversed(range(self.ndim)))
+        order = tuple(int(a) % max(1, self.ndim) for a in order) or tuple(
+            reversed(range(self.ndim))
+        )
         return _unary("transpose", lambda x: np.transpose(x, order), self, order)
 
     def swapaxes(self, a: int, b: int) -> Tensor:
@@ -344,8 +342,11 @@ def as_tensor(x: Operand, like: Tensor | None = None) -> Tensor:
     Tensor it meets (``like``), as in PyTorch: float32 times 2.0 stays float32."""
     if isinstance(x, Tensor):
         return x
-    if isinstance(x, np.ndarray):
-        return _constant(x if x.dtype.kind == "f" else x.astype(np.float64))
+    if isinstance(x, (np.ndarray, np.generic)) and np.asarray(x).dtype.kind in "biuf":
+        array = np.asarray(x)
+        if array.dtype.kind == "f":
+            return _constant(array)
+        return _constant(array.astype(like.dtype if like is not None else np.float64))  # masks
     if isinstance(x, numbers.Real) and not isinstance(x, bool):
         return _constant(np.asarray(x, dtype=like.dtype if like is not None else np.float64))
     raise TypeError(f"a Tensor cannot be combined with {type(x).__name__}")
@@ -369,8 +370,11 @@ def make(data: Any, op: str, inputs: Sequence[Tensor], ctx: Any = None) -> Tenso
 def _binary(op: str, forward: Any, a: Operand, b: Operand) -> Tensor:
     x = as_tensor(a, b if isinstance(b, Tensor) else None)
     y = as_tensor(b, x)
+    xd, yd = x.data, y.data
+    if xd.dtype != yd.dtype and (xd.ndim == 0) != (yd.ndim == 0):  # PyTorch: a 0-d tensor
+        xd, yd = (xd.astype(yd.dtype), yd) if xd.ndim == 0 else (xd, yd.astype(xd.dtype))  # follows
     with np.errstate(all="ignore"):  # IEEE results (inf, nan), never a warning
-        return make(forward(x.data, y.data), op, (x, y))
+        return make(forward(xd, yd), op, (x, y))
 
 
 def _unary(op: str, forward: Any, x: Tensor, ctx: Any = None) -> Tensor:
@@ -379,23 +383,12 @@ def _unary(op: str, forward: Any, x: Tensor, ctx: Any = None) -> Tensor:
 
 
 def _axis(axis: Any) -> Any:
-    return tuple(axis) if isinstance(axis, list) else axis
-
-
-def _relu(x: np.ndarray) -> np.ndarray:
-    """max(x, 0), keeping -0.0 as PyTorch does (np.maximum alone would give +0.0)."""
-    out: np.ndarray = np.maximum(x, np.zeros((), x.dtype))
-    zero = x == 0
-    if zero.any():
-        out[zero] = x[zero]
-    return out
-
-
-def _sigmoid(x: np.ndarray) -> np.ndarray:
-    """1 / (1 + e^-x) without overflow: e^-|x| is never large."""
-    e = np.exp(-np.abs(x))
-    out: np.ndarray = np.where(x >= 0, 1.0 / (1.0 + e), e / (1.0 + e)).astype(x.dtype)
-    return out
+    """None, an int or a tuple of ints (NumPy integers and lists accepted)."""
+    if axis is None:
+        return None
+    if isinstance(axis, (list, tuple)):
+        return tuple(int(a) for a in axis)
+    return int(axis)
 
 
 def _seed_of(output: Tensor, gradient: Any) -> np.ndarray:

@@ -22,7 +22,8 @@ from .core import Operand, Tensor, _binary, _unary, as_tensor, make
 def where(cond: Any, a: Operand, b: Operand) -> Tensor:
     """``a`` where ``cond`` holds, else ``b`` (broadcast); the condition is a constant."""
     mask = np.asarray(cond.data if isinstance(cond, Tensor) else cond, dtype=bool)
-    x, y = as_tensor(a), as_tensor(b)
+    x = as_tensor(a, b if isinstance(b, Tensor) else None)
+    y = as_tensor(b, x)
     return make(np.where(mask, x.data, y.data), "where", (x, y), mask)
 
 

@@ -4,7 +4,7 @@ A rule takes the upstream gradient ``g`` (in the output's shape), the op's input
 output ``out``, the op's constants ``ctx`` and which inputs ``needs`` a gradient, and returns
 one gradient per input (None for one not needed, where skipping it saves work), in the
 output's (broadcast) shape: the Tensor kind sums each back to its input's shape, in one place
-(``core.unbroadcast``). As for scalars, one rule serves both kinds of backward: called with
+(``numerics.unbroadcast``). As for scalars, one rule serves both kinds of backward: called with
 ndarrays for an ordinary backward, with Tensors under ``create_graph=True``; so rules use
 operators and the helpers below, which work on both.
 
@@ -36,22 +36,38 @@ def _rule(name: str) -> Callable[[Vjp], Vjp]:
 # Helpers on ndarrays and Tensors alike.
 
 
+def _is_array(a: Array) -> bool:
+    """An ndarray or a NumPy scalar (what 0-d arithmetic gives), not a Tensor."""
+    return isinstance(a, (np.ndarray, np.generic))
+
+
 def _plain(a: Array) -> np.ndarray:
     """The numbers, as constants: masks and counts are not differentiated."""
-    return a if isinstance(a, np.ndarray) else np.asarray(a.data)
+    return np.asarray(a) if _is_array(a) else np.asarray(a.data)
 
 
 def _call(name: str, a: Array) -> Array:
-    return getattr(np, name)(a) if isinstance(a, np.ndarray) else getattr(a, name)()
+    return getattr(np, name)(a) if _is_array(a) else getattr(a, name)()
 
 
 def _swap(a: Array) -> Array:
     """The last two axes exchanged (the transpose of each matrix in a batch)."""
-    return np.swapaxes(a, -1, -2) if isinstance(a, np.ndarray) else a.swapaxes(-1, -2)
+    return np.swapaxes(a, -1, -2) if _is_array(a) else a.swapaxes(-1, -2)
+
+
+def _where(mask: np.ndarray, a: Array, b: Array) -> Array:
+    """``a`` where ``mask`` holds, else ``b``: a choice, not a product (0 * inf would be nan)."""
+    from .core import Tensor  # at call time: core imports this module
+    from .functions import where
+
+    if isinstance(a, Tensor) or isinstance(b, Tensor):
+        return where(mask, a, b)  # under create_graph
+    return np.where(mask, a, b)
 
 
 def _expand(g: Array, shape: tuple[int, ...], axis: Any, keepdims: bool) -> Array:
     """A reduced gradient spread back over the reduced axes (a fresh array, never a view)."""
+    g = np.asarray(g) if _is_array(g) else g
     if not keepdims and axis is not None:
         axes = (axis,) if isinstance(axis, int) else axis
         kept = list(np.shape(_plain(g)))
@@ -60,7 +76,7 @@ def _expand(g: Array, shape: tuple[int, ...], axis: Any, keepdims: bool) -> Arra
         g = g.reshape(tuple(kept))
     elif not keepdims:
         g = g.reshape((1,) * len(shape))
-    if isinstance(g, np.ndarray):
+    if _is_array(g):
         return np.broadcast_to(g, shape).copy()
     return g.broadcast_to(shape)
 
@@ -105,9 +121,8 @@ def vjp_pow(
     """As PyTorch: 0 where the exponent is 0; d/dy is 0 where x = 0 and y >= 0."""
     x, y = xs
     xd, yd = _plain(x), _plain(y)
-    with np.errstate(all="ignore"):
-        dx = g * (y * x ** (y - 1.0)) * (yd != 0)
-        dy = g * (out * _call("log", x)) * ~((xd == 0) & (yd >= 0))
+    dx = _where(np.asarray(yd != 0), g * (y * x ** (y - 1.0)), 0.0)
+    dy = _where(np.asarray((xd == 0) & (yd >= 0)), 0.0, g * (out * _call("log", x)))
     return dx, dy
 
 
@@ -148,8 +163,15 @@ def vjp_linear(
     """y = x W^T + b: dx = g W, dW = g^T x, db = the sum of g over the batch."""
     x, w, _b = xs
     gx = g @ w if needs[0] else None
-    gw = _swap(g) @ x if needs[1] else None
-    gb = g.sum(axis=tuple(range(g.ndim - 1))) if needs[2] else None
+    if not needs[1]:
+        gw = None
+    elif g.ndim == 1:  # one sample: an outer product
+        gw = g.reshape((g.shape[0], 1)) * x.reshape((1, x.shape[0]))
+    else:
+        gw = _swap(g) @ x  # summed over any batch axes in front, like every broadcast
+    gb = (
+        g.sum(axis=tuple(range(g.ndim - 1))) if needs[2] and g.ndim > 1 else g if needs[2] else None
+    )
     return gx, gw, gb
 
 
@@ -189,7 +211,7 @@ def vjp_relu(
     g: Array, xs: tuple[Array, ...], out: Array, ctx: Any, needs: tuple[bool, ...]
 ) -> tuple[Array, ...]:
     """0 at 0 (and 1 at nan), as PyTorch's threshold_backward."""
-    return (g * ~(_plain(out) <= 0),)
+    return (g * np.asarray(~(_plain(out) <= 0)),)
 
 
 @_rule("sqrt")
@@ -251,6 +273,7 @@ def vjp_max(
     top = _expand(_plain(out), x.shape, axis, keepdims)
     hits = x == top
     share = hits / _expand(hits.sum(axis=axis, keepdims=keepdims), x.shape, axis, keepdims)
+    share = share.astype(x.dtype)  # a float32 input keeps float32 gradients
     return (_expand(g, x.shape, axis, keepdims) * share,)
 
 
@@ -280,7 +303,8 @@ def vjp_getitem(
     g: Array, xs: tuple[Array, ...], out: Array, ctx: Any, needs: tuple[bool, ...]
 ) -> tuple[Array, ...]:
     """Scattered back into zeros; an index repeated receives each of its gradients."""
-    if isinstance(g, np.ndarray):
+    if _is_array(g):
+        g = np.asarray(g)
         grad = np.zeros(xs[0].shape, dtype=g.dtype)
         np.add.at(grad, ctx, g)
         return (grad,)

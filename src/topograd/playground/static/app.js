@@ -4,7 +4,7 @@
 
 const state = {
   data: null, // the last good answer of /api/graph
-  values: {}, // the value of every name typed so far
+  values: Object.create(null), // the value of every name typed so far (any name, even __proto__)
   step: 0, // how many backward steps are shown
   timer: null, // Play's interval
   pending: null, // the debounce timer of an update
@@ -237,7 +237,7 @@ function stop() {
 
 function choose(button) {
   $("expr").value = button.dataset.expr;
-  state.values = JSON.parse(button.dataset.values);
+  state.values = Object.assign(Object.create(null), JSON.parse(button.dataset.values));
   later(0);
 }
 
