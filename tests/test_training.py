@@ -198,13 +198,16 @@ def test_train_command_plots_and_saves(tmp_path: Path) -> None:
     assert model.state_dict() != tg.nn.MLP(2, [16, 16, 1], seed=0).state_dict()  # trained
 
 
+def topograd_without(modules: list[str], *args: str) -> subprocess.CompletedProcess[str]:
+    """The command in a Python where importing ``modules`` fails, as where they are missing."""
+    blocked = "; ".join(f"sys.modules[{m!r}] = None" for m in modules)
+    code = f"import sys; {blocked}; from topograd.cli import main; sys.exit(main({list(args)!r}))"
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+
+
 def test_train_without_matplotlib_says_how_to_install_it(tmp_path: Path) -> None:
-    code = (
-        "import sys; sys.modules['matplotlib'] = None; from topograd.cli import main; "
-        f"sys.exit(main(['train', '--steps', '1', '--plot', {str(tmp_path / 'p.png')!r}]))"
-    )
-    result = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, timeout=120
+    result = topograd_without(
+        ["matplotlib"], "train", "--steps", "1", "--plot", str(tmp_path / "p.png")
     )
     assert result.returncode == 2
     assert result.stderr.strip() == (
@@ -248,13 +251,7 @@ def test_train_command_on_the_tensor_engine(tmp_path: Path) -> None:
 
 
 def test_digits_without_scikit_learn_say_how_to_install_it() -> None:
-    code = (
-        "import sys; sys.modules['sklearn'] = None; sys.modules['sklearn.datasets'] = None; "
-        "from topograd.cli import main; sys.exit(main(['train', '--dataset', 'digits']))"
-    )
-    result = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, timeout=120
-    )
+    result = topograd_without(["sklearn", "sklearn.datasets"], "train", "--dataset", "digits")
     assert result.returncode == 2
     assert result.stderr.strip() == (
         "error: the digits dataset ships with scikit-learn, which is not installed: "

@@ -102,7 +102,7 @@ class Value:
         extra += f", op={self.op!r}" if self.op else ""
         return f"Value(data={self.data!r}, grad={self.grad!r}{extra})"
 
-    # Arithmetic. Hot paths (+, *) are spelt out; the rest go through _apply.
+    # Arithmetic. The hottest ops are spelt out; the rest go through _binary and _apply.
 
     def __add__(self, other: Value | Real) -> Value:
         o = other if type(other) is Value else _lift(other)
