@@ -19,7 +19,7 @@ from .engine import topological_order
 from .numeric import STEP, derivative
 from .rules import AWAY_FROM_ZERO, OPS, Op
 from .tensor import Tensor
-from .value import Value, _describe, _is_real, grad
+from .value import Value, describe, grad, is_real
 
 
 def partials_at(op: Op, xs: Sequence[float]) -> tuple[float, ...]:
@@ -151,7 +151,7 @@ def gradcheck(
     leaves = [Value(x, label=f"input {i}") for i, x in enumerate(xs)]
     out = fn(*leaves)
     if not isinstance(out, Value):
-        raise TypeError(f"gradcheck: fn must return a Value, it returned {_describe(out)}")
+        raise TypeError(f"gradcheck: fn must return a Value, it returned {describe(out)}")
     analytic = [cast(float, g) for g in grad(out, leaves)]
     for j, x in enumerate(xs):
         numeric = derivative(
@@ -194,8 +194,8 @@ _NO_FAULT = (
 
 
 def _as_float(x: object, i: int) -> float:
-    if not _is_real(x):
-        raise TypeError(f"gradcheck: input {i} must be a real number, got {_describe(x)}")
+    if not is_real(x):
+        raise TypeError(f"gradcheck: input {i} must be a real number, got {describe(x)}")
     return float(x)  # type: ignore[arg-type]
 
 

@@ -17,7 +17,7 @@ from collections.abc import Callable
 from typing import Any, cast
 
 from .rules import VARIADIC, Num, Op
-from .value import Real, Value, _constant, _describe, _is_real, _lift, _result
+from .value import Real, Value, constant, describe, is_real, lift, new_node
 
 
 class CustomOpError(TypeError):
@@ -36,7 +36,7 @@ def custom_op(
     cannot take Values, the error says so and names the op.
     """
     if not isinstance(name, str) or not name:
-        raise TypeError(f"custom_op() needs a non-empty str name, got {_describe(name)}")
+        raise TypeError(f"custom_op() needs a non-empty str name, got {describe(name)}")
     if not callable(forward) or not callable(derivative):
         raise TypeError(f"custom_op({name!r}) takes callables as forward and derivative")
     op = Op(name, VARIADIC, forward, _UserRule(name, forward, derivative))
@@ -46,18 +46,18 @@ def custom_op(
             raise TypeError(f"custom op {name!r} takes at least one input")
         operands = []
         for x in inputs:
-            operand = _lift(x)
+            operand = lift(x)
             if operand is None:
                 raise TypeError(
-                    f"custom op {name!r} takes Values or real numbers, got {_describe(x)}"
+                    f"custom op {name!r} takes Values or real numbers, got {describe(x)}"
                 )
             operands.append(operand)
         out = forward(*[v.data for v in operands])
-        if not _is_real(out):
+        if not is_real(out):
             raise CustomOpError(
-                f"the forward of custom op {name!r} returned {_describe(out)}, not a real number"
+                f"the forward of custom op {name!r} returned {describe(out)}, not a real number"
             )
-        return _result(float(out), op, tuple(operands))
+        return new_node(float(out), op, tuple(operands))
 
     apply.__name__ = apply.__qualname__ = name
     apply.__doc__ = f"The custom op {name!r}."
@@ -88,12 +88,12 @@ class _UserRule:
         if not isinstance(partials, (tuple, list)) or len(partials) != count:
             raise CustomOpError(
                 f"the derivative of custom op {self.name!r} must return {count} "
-                f"partial(s), one per input; it returned {_describe(partials)}"
+                f"partial(s), one per input; it returned {describe(partials)}"
             )
         for p in partials:
-            if not isinstance(p, Value) and not _is_real(p):
+            if not isinstance(p, Value) and not is_real(p):
                 raise CustomOpError(
-                    f"the derivative of custom op {self.name!r} gave {_describe(p)} as a partial"
+                    f"the derivative of custom op {self.name!r} gave {describe(p)} as a partial"
                 )
         return partials
 
@@ -101,7 +101,7 @@ class _UserRule:
         try:
             partials = self.derivative(*args)
         except AttributeError:  # written with Value methods: give it constant Values
-            partials = self.derivative(*[_constant(float(cast(float, a))) for a in args])
+            partials = self.derivative(*[constant(float(cast(float, a))) for a in args])
         return self._checked(partials, len(args) - 1)
 
     def _with_values(self, args: tuple[Num, ...]) -> Any:

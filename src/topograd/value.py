@@ -38,11 +38,11 @@ _SIN, _COS, _SOFTPLUS = OPS["sin"], OPS["cos"], OPS["softplus"]
 _SUM, _DOT, _AFFINE = OPS["sum"], OPS["dot"], OPS["affine"]
 
 
-def _is_real(x: object) -> bool:
+def is_real(x: object) -> bool:
     return isinstance(x, numbers.Real) and not isinstance(x, bool)
 
 
-def _describe(x: object) -> str:
+def describe(x: object) -> str:
     text = repr(x)
     return f"{type(x).__name__} {text[:40] + '...' if len(text) > 40 else text}"
 
@@ -68,12 +68,12 @@ class Value:
     _y: Value | None
 
     def __init__(self, data: Real, label: str = "") -> None:
-        if type(data) is not float and not _is_real(data):
+        if type(data) is not float and not is_real(data):
             raise TypeError(
-                f"Value() takes a real number (int, float, NumPy real), got {_describe(data)}"
+                f"Value() takes a real number (int, float, NumPy real), got {describe(data)}"
             )
         if not isinstance(label, str):
-            raise TypeError(f"Value() takes a str label, got {_describe(label)}")
+            raise TypeError(f"Value() takes a str label, got {describe(label)}")
         self.data = float(data)
         self.grad = 0.0
         self.label = label
@@ -105,24 +105,24 @@ class Value:
     # Arithmetic. The hottest ops are spelt out; the rest go through _binary and _apply.
 
     def __add__(self, other: Value | Real) -> Value:
-        o = other if type(other) is Value else _lift(other)
+        o = other if type(other) is Value else lift(other)
         if o is None:
             return NotImplemented
-        return _result(self.data + o.data, _ADD, self, o)
+        return new_node(self.data + o.data, _ADD, self, o)
 
     def __mul__(self, other: Value | Real) -> Value:
-        o = other if type(other) is Value else _lift(other)
+        o = other if type(other) is Value else lift(other)
         if o is None:
             return NotImplemented
-        return _result(self.data * o.data, _MUL, self, o)
+        return new_node(self.data * o.data, _MUL, self, o)
 
     def __radd__(self, other: Real) -> Value:
-        o = _lift(other)
-        return NotImplemented if o is None else _result(o.data + self.data, _ADD, o, self)
+        o = lift(other)
+        return NotImplemented if o is None else new_node(o.data + self.data, _ADD, o, self)
 
     def __rmul__(self, other: Real) -> Value:
-        o = _lift(other)
-        return NotImplemented if o is None else _result(o.data * self.data, _MUL, o, self)
+        o = lift(other)
+        return NotImplemented if o is None else new_node(o.data * self.data, _MUL, o, self)
 
     def __sub__(self, other: Value | Real) -> Value:
         return _binary(_SUB, self, other)
@@ -143,13 +143,13 @@ class Value:
         return _binary(_POW, other, self)
 
     def __neg__(self) -> Value:
-        return _result(-self.data, _NEG, self)
+        return new_node(-self.data, _NEG, self)
 
     def __abs__(self) -> Value:
-        return _result(abs(self.data), _ABS, self)
+        return new_node(abs(self.data), _ABS, self)
 
     def relu(self) -> Value:
-        return _result(0.0 if self.data < 0.0 else self.data, _RELU, self)
+        return new_node(0.0 if self.data < 0.0 else self.data, _RELU, self)
 
     def tanh(self) -> Value:
         return _apply(_TANH, self)
@@ -183,8 +183,8 @@ class Value:
 
         Intermediates included; calling it twice adds twice, exactly.
         """
-        if type(grad) is not float and not _is_real(grad):
-            raise TypeError(f"backward() takes a real number as grad, got {_describe(grad)}")
+        if type(grad) is not float and not is_real(grad):
+            raise TypeError(f"backward() takes a real number as grad, got {describe(grad)}")
         engine.backward([self], [float(grad)])
 
     def _vjp(self, grad: Num, create_graph: bool) -> tuple[Num, ...]:
@@ -208,7 +208,7 @@ class Value:
         if grad is None:
             grad = 0.0
         if create_graph and not isinstance(grad, Value):
-            return _constant(grad)
+            return constant(grad)
         return grad
 
     def _has_nan(self, grad: Num) -> bool:
@@ -219,7 +219,7 @@ class Value:
         return math.isnan(grad.data if isinstance(grad, Value) else grad)
 
 
-def _result(
+def new_node(
     data: float, op: Op, x: Value | tuple[Value, ...] | None = None, y: Value | None = None
 ) -> Value:
     """A new node made by ``op`` from ``x`` (and ``y``); a leaf under ``no_grad``."""
@@ -243,31 +243,31 @@ def _result(
 _new = object.__new__
 
 
-def _constant(x: float) -> Value:
+def constant(x: float) -> Value:
     out = _new(Value)
     out.data, out.grad, out.label = x, 0.0, ""
     out._op, out._x, out._y = CONSTANT, None, None
     return out
 
 
-def _lift(x: object) -> Value | None:
+def lift(x: object) -> Value | None:
     """A Value for an operand: itself, a constant leaf for a real number, None for anything else."""
     if isinstance(x, Value):
         return x
-    if type(x) is float or _is_real(x):
-        return _constant(float(x))  # type: ignore[arg-type]
+    if type(x) is float or is_real(x):
+        return constant(float(x))  # type: ignore[arg-type]
     return None
 
 
 def _binary(op: Op, x: Value | Real, y: Value | Real) -> Value:
-    a, b = _lift(x), _lift(y)
+    a, b = lift(x), lift(y)
     if a is None or b is None:
         return NotImplemented  # type: ignore[no-any-return]
-    return _result(op.forward(a.data, b.data), op, a, b)
+    return new_node(op.forward(a.data, b.data), op, a, b)
 
 
 def _apply(op: Op, x: Value) -> Value:
-    return _result(op.forward(x.data), op, x)
+    return new_node(op.forward(x.data), op, x)
 
 
 def as_values(values: Iterable[Value | Real], function: str = "as_values") -> tuple[Value, ...]:
@@ -277,9 +277,9 @@ def as_values(values: Iterable[Value | Real], function: str = "as_values") -> tu
         return cast(tuple[Value, ...], given)
     operands = []
     for v in given:
-        operand = _lift(v)
+        operand = lift(v)
         if operand is None:
-            raise TypeError(f"{function}() takes Values or real numbers, got {_describe(v)}")
+            raise TypeError(f"{function}() takes Values or real numbers, got {describe(v)}")
         operands.append(operand)
     return tuple(operands)
 
@@ -296,8 +296,8 @@ def sum_of(values: Iterable[Value | Real]) -> Value:
     """
     operands = as_values(values, "sum")
     if not operands:
-        return _constant(0.0)
-    return _result(_SUM.forward(*[v.data for v in operands]), _SUM, operands)
+        return constant(0.0)
+    return new_node(_SUM.forward(*[v.data for v in operands]), _SUM, operands)
 
 
 def dot(ws: Sequence[Value | Real], xs: Sequence[Value | Real]) -> Value:
@@ -314,8 +314,8 @@ def dot(ws: Sequence[Value | Real], xs: Sequence[Value | Real]) -> Value:
         raise ValueError(f"dot() takes two sequences of one length, got {len(ws)} and {len(xs)}")
     operands = as_values([*ws, *xs], "dot")
     if not operands:
-        return _constant(0.0)
-    return _result(_DOT.forward(*[v.data for v in operands]), _DOT, operands)
+        return constant(0.0)
+    return new_node(_DOT.forward(*[v.data for v in operands]), _DOT, operands)
 
 
 def affine(ws: Sequence[Value | Real], xs: Sequence[Value | Real], b: Value | Real) -> Value:
@@ -332,13 +332,13 @@ def affine(ws: Sequence[Value | Real], xs: Sequence[Value | Real], b: Value | Re
     if len(ws) != len(xs):
         raise ValueError(f"affine() takes two sequences of one length, got {len(ws)} and {len(xs)}")
     operands = as_values([*ws, *xs, b], "affine")
-    return _result(_AFFINE.forward(*[v.data for v in operands]), _AFFINE, operands)
+    return new_node(_AFFINE.forward(*[v.data for v in operands]), _AFFINE, operands)
 
 
 def _check_values(function: str, what: str, values: Sequence[object]) -> None:
     for v in values:
         if not isinstance(v, Value):
-            raise TypeError(f"{function}() takes Values as {what}, got {_describe(v)}")
+            raise TypeError(f"{function}() takes Values as {what}, got {describe(v)}")
 
 
 def backward(outputs: Sequence[Value], grads: Sequence[Real]) -> None:
@@ -353,8 +353,8 @@ def backward(outputs: Sequence[Value], grads: Sequence[Real]) -> None:
     outputs, grads = list(outputs), list(grads)
     _check_values("backward", "outputs", outputs)
     for g in grads:
-        if type(g) is not float and not _is_real(g):
-            raise TypeError(f"backward() takes real numbers as grads, got {_describe(g)}")
+        if type(g) is not float and not is_real(g):
+            raise TypeError(f"backward() takes real numbers as grads, got {describe(g)}")
     engine.backward(outputs, [float(g) for g in grads])
 
 
