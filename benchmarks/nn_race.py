@@ -11,10 +11,9 @@ Prints the median milliseconds per step and the ratios.
 from __future__ import annotations
 
 import argparse
-import statistics
 import sys
 
-from turns import in_turns, worst_gap
+from turns import disagreement, in_turns, median_seconds
 
 ENGINES = ["micrograd", "topograd", "hand"]
 
@@ -25,15 +24,10 @@ def main() -> None:
     parser.add_argument("--steps", type=int, default=10, help="training steps per process")
     args = parser.parse_args()
     results = in_turns("nn_step.py", ENGINES, args.rounds, "--steps", str(args.steps))
-    worst = max(
-        worst_gap(run["losses"], other["losses"])
-        for runs in zip(*results.values())
-        for run in runs
-        for other in runs
-    )
+    worst = disagreement(results)
     if worst > 1e-9:
         sys.exit(f"the engines disagree: losses differ by {worst:.3g}")
-    ms = {e: 1e3 * statistics.median(s for r in results[e] for s in r["seconds"]) for e in ENGINES}
+    ms = {e: 1e3 * seconds for e, seconds in median_seconds(results).items()}
     print(f"micrograd's demo step, each library's nn, {args.rounds} processes x {args.steps} steps")
     print(f"losses agree: largest difference {worst:.2g}\n")
     print("| engine | ms per step | micrograd / engine | engine / hand-written |")

@@ -11,10 +11,9 @@ tracemalloc's bytes per graph node over a 100 000-node graph.
 from __future__ import annotations
 
 import argparse
-import statistics
 import sys
 
-from turns import in_turns, run, worst_gap
+from turns import disagreement, in_turns, median_seconds, run
 
 ENGINES = ["micrograd", "topograd"]
 
@@ -26,13 +25,12 @@ def main() -> None:
     args = parser.parse_args()
 
     results = in_turns("demo_step.py", ENGINES, args.rounds, "--steps", str(args.steps))
-    seconds = {e: [s for r in results[e] for s in r["seconds"]] for e in ENGINES}
-    worst = max(worst_gap(a["losses"], b["losses"]) for a, b in zip(*results.values()))
+    worst = disagreement(results)
     if worst > 1e-9:
         sys.exit(f"the engines disagree: losses differ by {worst:.3g}")
 
     memory = {e: run("demo_step.py", e, "--memory")["bytes_per_node"] for e in ENGINES}
-    step = {e: statistics.median(seconds[e]) for e in ENGINES}
+    step = median_seconds(results)
     print(f"micrograd demo step, {args.rounds} processes x {args.steps} steps per engine")
     print(f"losses agree: largest difference {worst:.2g} over {args.steps} steps\n")
     print(f"| {'engine':<10} | {'ms per step':>11} | {'bytes per node':>14} |")

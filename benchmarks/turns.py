@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
+import statistics
 import subprocess
 import sys
 from pathlib import Path
@@ -38,5 +40,20 @@ def in_turns(
     return results
 
 
-def worst_gap(a: list[float], b: list[float]) -> float:
-    return max(abs(x - y) for x, y in zip(a, b, strict=True))
+def disagreement(results: dict[str, list[dict[str, Any]]], relative: bool = False) -> float:
+    """The largest gap between the losses of any two engines at one step of one round
+    (relative to the larger loss when ``relative``)."""
+    worst = 0.0
+    for runs in zip(*results.values()):
+        for a, b in itertools.combinations(runs, 2):
+            for x, y in zip(a["losses"], b["losses"], strict=True):
+                scale = max(abs(x), abs(y), 1e-12) if relative else 1.0
+                worst = max(worst, abs(x - y) / scale)
+    return worst
+
+
+def median_seconds(results: dict[str, list[dict[str, Any]]]) -> dict[str, float]:
+    """Each engine's median step, over every step of every round."""
+    return {
+        e: statistics.median(s for r in runs for s in r["seconds"]) for e, runs in results.items()
+    }
