@@ -24,7 +24,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import demo_step
 
 import topograd as tg
-from topograd import value
+from topograd.scalar import value
 
 shipped = value.new_node
 

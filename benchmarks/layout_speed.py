@@ -16,7 +16,7 @@ import subprocess
 import time
 
 import topograd as tg
-from topograd.engine import topological_order
+from topograd.autograd.engine import topological_order
 from topograd.viz.draw import to_dot, to_svg
 
 

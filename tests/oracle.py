@@ -1,65 +1,53 @@
-"""The same op on both sides: topograd Values and PyTorch float64 tensors.
+"""The same op on both sides: topograd and PyTorch float64, derived from the registry.
 
-Each table is keyed by the names in ``topograd.rules.OPS``; ``test_tables_cover_every_op`` fails
-the day an op is added without its entries here.
+Every op of the registry names its PyTorch spelling (``Op.torch``); ``reference(op)`` resolves
+it, and the few ops whose operands PyTorch takes differently (topograd's fused n-ary ops on
+scalars) have their spelling here. ``test_every_op_has_a_reference`` fails the day an op is
+added without one.
 """
 
 from __future__ import annotations
 
 import math
-import operator
 from collections.abc import Callable
 from typing import Any
 
 import torch
 
 import topograd as tg
+from topograd.autograd.registry import OPS, Op
 
-ON_VALUES: dict[str, Callable[..., tg.Value]] = {
-    "+": operator.add,
-    "-": operator.sub,
-    "*": operator.mul,
-    "/": operator.truediv,
-    "**": operator.pow,
-    "neg": operator.neg,
-    "abs": abs,
-    "relu": tg.Value.relu,
-    "exp": tg.Value.exp,
-    "log": tg.Value.log,
-    "sqrt": tg.Value.sqrt,
-    "tanh": tg.Value.tanh,
-    "sigmoid": tg.Value.sigmoid,
-    "sin": tg.Value.sin,
-    "cos": tg.Value.cos,
-    "softplus": tg.Value.softplus,
-    "sum": lambda *xs: tg.sum(xs),
-    "dot": lambda *xs: tg.dot(xs[: len(xs) // 2], xs[len(xs) // 2 :]),
-    "affine": lambda *xs: tg.affine(xs[: len(xs) // 2], xs[len(xs) // 2 : -1], xs[-1]),
-}
+SCALAR_OPS = sorted(name for name, op in OPS.items() if op.scalar is not None and not op.custom)
+TENSOR_OPS = sorted(name for name, op in OPS.items() if op.array is not None and not op.custom)
 
-ON_TENSORS: dict[str, Callable[..., Any]] = {
-    "+": torch.add,
-    "-": torch.sub,
-    "*": torch.mul,
-    "/": torch.div,
-    "**": torch.pow,
-    "neg": torch.neg,
-    "abs": torch.abs,
-    "relu": torch.relu,
-    "exp": torch.exp,
-    "log": torch.log,
-    "sqrt": torch.sqrt,
-    "tanh": torch.tanh,
-    "sigmoid": torch.sigmoid,
-    "sin": torch.sin,
-    "cos": torch.cos,
-    "softplus": torch.nn.functional.softplus,
+# PyTorch spellings of topograd's n-ary scalar ops, whose operands are the summands (sum), or
+# w1 ... wn, x1 ... xn (dot), or w1 ... wn, x1 ... xn, b (affine).
+N_ARY: dict[str, Callable[..., Any]] = {
     "sum": lambda *xs: torch.stack(xs).sum(),
     "dot": lambda *xs: torch.dot(torch.stack(xs[: len(xs) // 2]), torch.stack(xs[len(xs) // 2 :])),
     "affine": lambda *xs: (
         torch.dot(torch.stack(xs[: len(xs) // 2]), torch.stack(xs[len(xs) // 2 : -1])) + xs[-1]
     ),
 }
+
+
+def reference(op: Op, scalars: bool = True) -> Callable[..., Any]:
+    """PyTorch's function for ``op`` (on scalars, the n-ary spelling where it differs)."""
+    if scalars and op.name in N_ARY:
+        return N_ARY[op.name]
+    found: Any = torch
+    for part in op.torch.split(".")[1:]:
+        found = getattr(found, part)
+    return found  # type: ignore[no-any-return]
+
+
+def on_values(name: str) -> Callable[..., tg.Value]:
+    """The op applied to Values (and numbers) through the registry."""
+    return OPS[name]
+
+
+ON_VALUES: dict[str, Callable[..., Any]] = {name: on_values(name) for name in SCALAR_OPS}
+ON_TENSORS: dict[str, Callable[..., Any]] = {name: reference(OPS[name]) for name in SCALAR_OPS}
 
 
 def leaf(x: float) -> torch.Tensor:

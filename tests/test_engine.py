@@ -12,12 +12,12 @@ import pytest
 import torch
 from hypothesis import given
 from hypothesis import strategies as st
-from oracle import ON_TENSORS, ON_VALUES, leaf
+from oracle import ON_TENSORS, ON_VALUES, SCALAR_OPS, leaf
 
 import topograd as tg
-from topograd.check import draw_point
-from topograd.engine import topological_order
-from topograd.rules import OPS
+from topograd.autograd.engine import topological_order
+from topograd.autograd.registry import OPS
+from topograd.verify.gradcheck import draw_point
 
 finite = st.floats(-10, 10, allow_nan=False)
 
@@ -120,9 +120,9 @@ def test_grad_refuses_what_is_not_a_value() -> None:
         tg.grad(x * x, [x, 2.0])  # type: ignore[list-item]
 
 
-UNARY = sorted(name for name, op in OPS.items() if op.arity == 1)
-BINARY = sorted(name for name, op in OPS.items() if op.arity == 2)
-VARIADIC = sorted(name for name, op in OPS.items() if op.arity not in (1, 2))
+UNARY = [name for name in SCALAR_OPS if OPS[name].arity == 1]
+BINARY = [name for name in SCALAR_OPS if OPS[name].arity == 2]
+VARIADIC = [name for name in SCALAR_OPS if OPS[name].arity not in (1, 2)]
 
 
 def inside(op: str, position: int) -> float:

@@ -7,42 +7,69 @@ import random
 import statistics
 
 import pytest
-from oracle import ON_VALUES
+from oracle import ON_VALUES, SCALAR_OPS
 
 import topograd as tg
-from topograd import cli, ieee
-from topograd.check import check_rule, draw_point, localise
-from topograd.numeric import STEP, central, derivative, richardson
-from topograd.rules import OPS
+from topograd import cli
+from topograd.autograd.registry import OPS
+from topograd.ops import floats as ieee
+from topograd.verify.gradcheck import check_rule, draw_point, localise
+from topograd.verify.numeric import STEP, central, derivative, richardson
 
-# op, a wrong rule, an expression that uses the op, and a point where the mutant is wrong.
+# op, a wrong rule (in the registry's form: grad, inputs, out -> contributions), an expression
+# that uses the op, and a point where the mutant is wrong.
 MUTANTS = [
-    ("sin", lambda x, out: (out,), lambda x: (x * 2).sin() + x, [0.7]),
-    ("cos", lambda x, out: (ieee.sin(x),), lambda x: x.cos(), [0.7]),
-    ("tanh", lambda x, out: (1 - out,), lambda x: (x * 0.5).tanh(), [0.8]),
-    ("exp", lambda x, out: (1.0,), lambda x: x.exp() * 2, [0.3]),
-    ("log", lambda x, out: (ieee.div(1.0, x * x),), lambda x: (x + 1).log(), [0.5]),
-    ("sqrt", lambda x, out: (ieee.div(1.0, out),), lambda x: x.sqrt(), [2.0]),
-    ("sigmoid", lambda x, out: (out,), lambda x: x.sigmoid(), [0.4]),
-    ("relu", lambda x, out: (1.0,), lambda x: x.relu() + x, [-0.5]),
-    ("abs", lambda x, out: (1.0,), lambda x: abs(x), [-1.5]),
-    ("neg", lambda x, out: (1.0,), lambda x: -x * x, [1.2]),
-    ("+", lambda x, y, out: (1.0, 0.0), lambda x, y: (x + y) * y, [0.5, 1.5]),
-    ("-", lambda x, y, out: (1.0, 1.0), lambda x, y: x - y, [0.5, 1.5]),
-    ("*", lambda x, y, out: (x, y), lambda x, y: x * y, [0.5, 1.5]),
-    ("/", lambda x, y, out: (ieee.div(1.0, y), ieee.div(out, y)), lambda x, y: x / y, [0.5, 1.5]),
-    ("**", lambda x, y, out: (y * ieee.power(x, y), out), lambda x, y: x**y, [1.5, 2.5]),
-    ("softplus", lambda x, out: (out,), lambda x: x.softplus(), [0.3]),
-    ("sum", lambda *a: (1.0,) * (len(a) - 2) + (0.0,), lambda *xs: tg.sum(xs), [0.5, 1.5, -1.0]),
+    ("sin", lambda g, x, out: (g * out,), lambda x: (x * 2).sin() + x, [0.7]),
+    ("cos", lambda g, x, out: (g * ieee.sin(x),), lambda x: x.cos(), [0.7]),
+    ("tan", lambda g, x, out: (g * (1 - out * out),), lambda x: x.tan(), [0.7]),
+    ("sinh", lambda g, x, out: (g * out,), lambda x: x.sinh(), [0.7]),
+    ("cosh", lambda g, x, out: (g * out,), lambda x: x.cosh(), [0.7]),
+    ("tanh", lambda g, x, out: (g * (1 - out),), lambda x: (x * 0.5).tanh(), [0.8]),
+    ("asinh", lambda g, x, out: (ieee.div(g, x * x + 1),), lambda x: x.asinh(), [0.7]),
+    ("atan", lambda g, x, out: (ieee.div(g, ieee.sqrt(x * x + 1)),), lambda x: x.atan(), [0.7]),
+    ("exp", lambda g, x, out: (g,), lambda x: x.exp() * 2, [0.3]),
+    ("expm1", lambda g, x, out: (g * out,), lambda x: x.expm1(), [0.3]),
+    ("log", lambda g, x, out: (ieee.div(g, x * x),), lambda x: (x + 1).log(), [0.5]),
+    ("log1p", lambda g, x, out: (ieee.div(g, x),), lambda x: x.log1p(), [0.5]),
+    ("sqrt", lambda g, x, out: (ieee.div(g, out),), lambda x: x.sqrt(), [2.0]),
+    ("erf", lambda g, x, out: (g * ieee.exp(-x * x),), lambda x: x.erf(), [0.5]),
+    ("sigmoid", lambda g, x, out: (g * out,), lambda x: x.sigmoid(), [0.4]),
+    ("relu", lambda g, x, out: (g,), lambda x: x.relu() + x, [-0.5]),
+    ("leaky_relu", lambda g, x, out: (g * 0.1,), lambda x: x.leaky_relu() + x, [-0.5]),
+    ("abs", lambda g, x, out: (g,), lambda x: abs(x), [-1.5]),
+    ("sign", lambda g, x, out: (g,), lambda x: x.sign() * x, [1.5]),
+    ("neg", lambda g, x, out: (g,), lambda x: -x * x, [1.2]),
+    ("softplus", lambda g, x, out: (g * out,), lambda x: x.softplus(), [0.3]),
+    ("add", lambda g, x, y, out: (g, 0.0), lambda x, y: (x + y) * y, [0.5, 1.5]),
+    ("sub", lambda g, x, y, out: (g, g), lambda x, y: x - y, [0.5, 1.5]),
+    ("mul", lambda g, x, y, out: (g * x, g * y), lambda x, y: x * y, [0.5, 1.5]),
+    (
+        "div",
+        lambda g, x, y, out: (ieee.div(g, y), ieee.div(g * out, y)),
+        lambda x, y: x / y,
+        [0.5, 1.5],
+    ),
+    (
+        "pow",
+        lambda g, x, y, out: (g * y * ieee.power(x, y), g * out),
+        lambda x, y: x**y,
+        [1.5, 2.5],
+    ),
+    (
+        "sum",
+        lambda g, *a: (g,) * (len(a) - 2) + (0.0,),
+        lambda *xs: tg.sum(xs),
+        [0.5, 1.5, -1.0],
+    ),
     (
         "dot",
-        lambda w1, w2, x1, x2, out: (w1, w2, x1, x2),
+        lambda g, w1, w2, x1, x2, out: (g * w1, g * w2, g * x1, g * x2),
         lambda *a: tg.dot(a[:2], a[2:]),
         [0.5, 1.5, -1.0, 2.0],
     ),
     (
         "affine",
-        lambda w1, w2, x1, x2, b, out: (x1, x2, w1, w2, 0.0),
+        lambda g, w1, w2, x1, x2, b, out: (g * x1, g * x2, g * w1, g * w2, 0.0),
         lambda *a: tg.affine(a[:2], a[2:4], a[4]),
         [0.5, 1.5, -1.0, 2.0, 0.3],
     ),
@@ -50,7 +77,7 @@ MUTANTS = [
 
 
 def test_mutants_cover_every_op() -> None:
-    assert {m[0] for m in MUTANTS} == set(OPS)
+    assert {m[0] for m in MUTANTS} == set(SCALAR_OPS)
 
 
 @pytest.mark.parametrize(("op", "mutant", "fn", "point"), MUTANTS, ids=[m[0] for m in MUTANTS])
@@ -80,14 +107,15 @@ def re_line(text: str, op: str) -> str:
 
 @pytest.mark.parametrize(("op", "mutant", "fn", "point"), MUTANTS, ids=[m[0] for m in MUTANTS])
 def test_a_wrong_rule_in_a_custom_op_is_named(op, mutant, fn, point) -> None:  # type: ignore[no-untyped-def]
-    broken = tg.custom_op(OPS[op].forward, mutant, name=f"my {op}")
+    partials = lambda *args: mutant(1.0, *args)  # noqa: E731 - the custom op's form
+    broken = tg.custom_op(OPS[op].scalar, partials, name=f"my {op}")
     with pytest.raises(tg.GradcheckError) as caught:
         tg.gradcheck(lambda *xs: broken(*xs) * 1.5, point[: len(OPS[op].domain)])
     assert caught.value.fault is not None
     assert caught.value.fault.op == f"my {op}"
 
 
-@pytest.mark.parametrize("op", sorted(OPS))
+@pytest.mark.parametrize("op", SCALAR_OPS)
 def test_every_builtin_op_passes_gradcheck_at_a_thousand_points(op: str) -> None:
     rng = random.Random(f"gradcheck {op}")
     for _ in range(1000):
@@ -99,7 +127,7 @@ def test_every_builtin_rule_passes_topograd_check() -> None:
 
 
 def test_the_fault_names_label_inputs_and_both_partials(monkeypatch) -> None:  # type: ignore[no-untyped-def]
-    monkeypatch.setattr(OPS["sin"], "rule", lambda x, out: (out,))
+    monkeypatch.setattr(OPS["sin"], "rule", lambda g, x, out: (g * out,))
 
     def fn(x):  # type: ignore[no-untyped-def]
         h = (x * 3).sin()
@@ -126,7 +154,7 @@ def test_a_gradient_lost_outside_the_graph_is_said_so() -> None:
 
 
 def test_a_wrong_rule_is_located_even_behind_a_kink(monkeypatch) -> None:  # type: ignore[no-untyped-def]
-    monkeypatch.setattr(OPS["exp"], "rule", lambda x, out: (2 * out,))
+    monkeypatch.setattr(OPS["exp"], "rule", lambda g, x, out: (2 * g * out,))
     with pytest.raises(tg.GradcheckError) as caught:
         tg.gradcheck(lambda x: (x * 0).relu() + x.exp(), [0.5])  # relu sits at its kink, 0
     assert caught.value.fault is not None
@@ -134,7 +162,7 @@ def test_a_wrong_rule_is_located_even_behind_a_kink(monkeypatch) -> None:  # typ
 
 
 def test_raise_exception_false_returns_false(monkeypatch) -> None:  # type: ignore[no-untyped-def]
-    monkeypatch.setattr(OPS["tanh"], "rule", lambda x, out: (out,))
+    monkeypatch.setattr(OPS["tanh"], "rule", lambda g, x, out: (g * out,))
     assert tg.gradcheck(lambda x: x.tanh(), [0.3], raise_exception=False) is False
 
 
@@ -180,7 +208,7 @@ def test_richardson_tells_a_small_real_bug_from_noise(monkeypatch) -> None:  # t
     assert tg.gradcheck(lambda x: (x * x).sin().exp(), [0.8], **strict)
     with pytest.raises(tg.GradcheckError):  # plain differences are too noisy for that tolerance
         tg.gradcheck(lambda x: (x * x).sin().exp(), [0.8], atol=0.0, rtol=1e-11)
-    monkeypatch.setattr(OPS["exp"], "rule", lambda x, out: (out * (1 + 1e-9),))
+    monkeypatch.setattr(OPS["exp"], "rule", lambda g, x, out: (g * out * (1 + 1e-9),))
     with pytest.raises(tg.GradcheckError) as caught:  # a 1e-9 error in a rule
         tg.gradcheck(lambda x: (x * x).sin().exp(), [0.8], **strict)
     assert caught.value.fault is not None
@@ -216,7 +244,7 @@ def test_a_step_below_the_spacing_of_floats_is_a_mismatch_not_a_crash() -> None:
 
 
 def test_nan_and_infinity_are_never_close_to_a_wrong_gradient(monkeypatch) -> None:  # type: ignore[no-untyped-def]
-    monkeypatch.setattr(OPS["sin"], "rule", lambda x, out: (out,))
+    monkeypatch.setattr(OPS["sin"], "rule", lambda g, x, out: (g * out,))
     with pytest.raises(tg.GradcheckError):
         tg.gradcheck(lambda x: x.sin(), [math.nan])
     wrong_exp = tg.custom_op(ieee.exp, lambda x, out: (-5.0,), name="wrong_exp")
@@ -236,12 +264,12 @@ def test_gradcheck_of_a_function_that_differentiates_inside() -> None:
     ("op", "mutant", "fn", "point"),
     [
         (
-            "/",
-            lambda x, y, out: (ieee.div(1.0, y), ieee.div(out, y)),
+            "div",
+            lambda g, x, y, out: (ieee.div(g, y), ieee.div(g * out, y)),
             lambda x, y: x / y,
             [0.5, 0.01],
         ),
-        ("log", lambda x, out: (ieee.div(2.0, x),), lambda x: x.log(), [0.004]),
+        ("log", lambda g, x, out: (ieee.div(2.0 * g, x),), lambda x: x.log(), [0.004]),
     ],
 )
 def test_a_wrong_rule_at_a_steep_point_is_still_named(op, mutant, fn, point, monkeypatch) -> None:  # type: ignore[no-untyped-def]

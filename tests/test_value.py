@@ -46,17 +46,17 @@ def test_parents_in_operand_order_duplicates_kept() -> None:
 @pytest.mark.parametrize(
     ("expr", "op", "value"),
     [
-        (lambda x: x + 1, "+", 3.0),
-        (lambda x: 1 + x, "+", 3.0),
-        (lambda x: x - 5, "-", -3.0),
-        (lambda x: 5 - x, "-", 3.0),
-        (lambda x: x * 4, "*", 8.0),
-        (lambda x: 4 * x, "*", 8.0),
-        (lambda x: x / 4, "/", 0.5),
-        (lambda x: 4 / x, "/", 2.0),
-        (lambda x: x**3, "**", 8.0),
-        (lambda x: 3**x, "**", 9.0),
-        (lambda x: x ** tg.Value(0.5), "**", math.sqrt(2.0)),
+        (lambda x: x + 1, "add", 3.0),
+        (lambda x: 1 + x, "add", 3.0),
+        (lambda x: x - 5, "sub", -3.0),
+        (lambda x: 5 - x, "sub", 3.0),
+        (lambda x: x * 4, "mul", 8.0),
+        (lambda x: 4 * x, "mul", 8.0),
+        (lambda x: x / 4, "div", 0.5),
+        (lambda x: 4 / x, "div", 2.0),
+        (lambda x: x**3, "pow", 8.0),
+        (lambda x: 3**x, "pow", 9.0),
+        (lambda x: x ** tg.Value(0.5), "pow", math.sqrt(2.0)),
         (lambda x: -x, "neg", -2.0),
         (lambda x: abs(-x), "abs", 2.0),
         (lambda x: x.relu(), "relu", 2.0),
@@ -108,7 +108,7 @@ def test_repr_shows_data_grad_label_and_op() -> None:
     y = x * 3
     y.backward()
     assert repr(x) == "Value(data=2.0, grad=3.0, label='x')"
-    assert repr(y) == "Value(data=6.0, grad=1.0, op='*')"
+    assert repr(y) == "Value(data=6.0, grad=1.0, op='mul')"
 
 
 @pytest.mark.parametrize("bad", ["1", None, [1.0], True])
@@ -126,7 +126,7 @@ def test_no_grad_records_no_parents_and_restores_on_exit() -> None:
     assert (y.op, y.parents) == ("", ())
     assert y.data == pytest.approx(math.tanh(4.0) + 1)
     assert tg.is_grad_enabled()
-    assert (x * x).op == "*"
+    assert (x * x).op == "mul"
 
 
 def test_no_grad_restores_after_an_exception() -> None:
@@ -152,4 +152,4 @@ def test_no_grad_is_per_thread() -> None:
         seen.wait(5)
         ops.append((x * x).op)
     thread.join()
-    assert ops == ["*", ""]
+    assert ops == ["mul", ""]

@@ -8,15 +8,16 @@
 7.0
 """
 
-from . import datasets, nn, optim
-from .api import backward, grad
-from .check import GradcheckError, gradcheck
-from .check_tensors import TensorGradcheckError
-from .custom import CustomOpError, custom_op
-from .modes import AnomalyError, detect_anomaly, is_grad_enabled, no_grad
+from . import datasets, nn, ops, optim
+from .autograd.engine import backward, grad
+from .autograd.modes import AnomalyError, detect_anomaly, is_grad_enabled, no_grad
+from .scalar.custom import CustomOpError, custom_op
+from .scalar.functions import affine, dot
+from .scalar.functions import sum_of as sum  # noqa: A004 - tg.sum, as torch.sum and np.sum
+from .scalar.value import Value
 from .tensor import Tensor, concatenate, stack, where
-from .value import Value, affine, dot
-from .value import sum_of as sum  # noqa: A004 - tg.sum, as torch.sum and np.sum
+from .verify.gradcheck import GradcheckError, gradcheck
+from .verify.tensors import TensorGradcheckError
 from .viz.draw import to_dot, to_svg
 from .viz.trace import Trace, trace
 
@@ -40,6 +41,7 @@ __all__ = [
     "is_grad_enabled",
     "nn",
     "no_grad",
+    "ops",
     "optim",
     "stack",
     "sum",

@@ -13,11 +13,11 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from . import demo, train_command
-from .check import check_rules
 from .datasets import DATASETS
-from .expr import ExpressionError, parse
-from .numeric import central_difference
+from .expr import ExpressionError, functions, operator_list, parse
 from .playground.server import serve
+from .verify.gradcheck import check_rules
+from .verify.numeric import central_difference
 from .viz.draw import to_dot, to_svg
 from .viz.graph import json_number
 from .viz.trace import trace
@@ -175,7 +175,7 @@ def parser() -> argparse.ArgumentParser:
         help="differentiate an expression: topograd grad 'tanh(a*b + c)' a=2 b=-3 c=10",
         description="Evaluate EXPR at the given values, run backprop, and print the value and "
         "the gradient of every input beside its central-difference check. EXPR uses numbers, "
-        "names, + - * / **, and tanh exp log relu sigmoid sqrt sin cos abs.",
+        f"names, {operator_list()}, and the functions {' '.join(functions())}.",
         epilog="An expression that starts with '-' goes after '--': topograd grad -- '-x' x=1",
     )
     grad.add_argument("expression", metavar="EXPR")

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .engine import topological_order
-from .numeric import central_difference
-from .value import Value
+from .autograd.engine import topological_order
+from .scalar.value import Value
+from .verify.numeric import central_difference
 from .viz.draw import to_svg
 from .viz.trace import trace
 

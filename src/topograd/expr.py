@@ -1,10 +1,11 @@
 """A safe parser for maths typed by users: ``tanh(a*b + c)``, ``x*x + x``, ``sqrt(x**2 + 1)``.
 
-Built on ``ast`` with a whitelist: numbers, names, ``+ - * / **``, unary ``+ -`` and calls of
-one argument to the built-in functions. Nothing is ever evaluated by Python: the parsed tree is
-walked by topograd itself, numbers become floats (so ``9**9**9`` is ``inf`` at once), and the
-size of the input and of the tree are bounded. Every refusal is an ``ExpressionError`` that says
-what was wrong and where.
+Built on ``ast`` with a whitelist: numbers, names, the operators of the op registry that act
+on numbers (``+ - * / **``), unary ``+ -`` and calls of one argument to its functions (every
+op of one number: ``tanh``, ``exp``, ``erf``, ...). Nothing is ever evaluated by Python: the
+parsed tree is walked by topograd itself, numbers become floats (so ``9**9**9`` is ``inf`` at
+once), and the size of the input and of the tree are bounded. Every refusal is an
+``ExpressionError`` that says what was wrong and where.
 
 >>> e = parse("tanh(a*b + c)")
 >>> e.names
@@ -22,25 +23,49 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from .value import Value
+from .autograd.registry import OPS, Op
+from .ops.arithmetic import neg
+from .scalar.value import Value
 
-FUNCTIONS = ("tanh", "exp", "log", "relu", "sigmoid", "sqrt", "sin", "cos", "abs")
 MAX_LENGTH = 1000  # characters
 MAX_NODES = 400  # numbers, names and operations in the tree
 MAX_DEPTH = 200  # nesting of operations (a sum of n terms nests n deep)
 
-_BINARY: dict[type[ast.operator], Callable[[Any, Any], Any]] = {
-    ast.Add: lambda x, y: x + y,
-    ast.Sub: lambda x, y: x - y,
-    ast.Mult: lambda x, y: x * y,
-    ast.Div: lambda x, y: x / y,
-    ast.Pow: lambda x, y: x**y,
+# Python's own spelling of the operators the registry's ops may have as their symbol.
+_PYTHON_OPERATORS: dict[str, type[ast.operator]] = {
+    "+": ast.Add,
+    "-": ast.Sub,
+    "*": ast.Mult,
+    "/": ast.Div,
+    "**": ast.Pow,
+    "@": ast.MatMult,
 }
 _UNARY: dict[type[ast.unaryop], Callable[[Any], Any]] = {
-    ast.USub: lambda x: -x,
+    ast.USub: neg,
     ast.UAdd: lambda x: x,
 }
-_SYMBOL = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.Pow: "**"}
+
+
+def operators() -> dict[type[ast.operator], Op]:
+    """The binary operators expressions may use: the registry's ops of two numbers that have
+    a symbol."""
+    return {
+        _PYTHON_OPERATORS[op.symbol]: op
+        for op in OPS.values()
+        if op.symbol in _PYTHON_OPERATORS and op.arity == 2 and op.scalar is not None
+    }
+
+
+def functions() -> dict[str, Op]:
+    """The functions expressions may call: every built-in op of one number (custom ops are
+    not offered to typed text)."""
+    return {name: op for name, op in OPS.items() if op.function and not op.custom}
+
+
+def operator_list() -> str:
+    return " ".join(op.symbol for op in operators().values())
+
+
 _REFUSED = {  # what users try, and what to call it in the message
     ast.Attribute: "attributes (a.b)",
     ast.Subscript: "subscripts (a[b])",
@@ -88,16 +113,6 @@ class Expression:
     tree: ast.expr
     names: tuple[str, ...]
 
-    def apply(
-        self,
-        leaf: Callable[[str], Any],
-        number: Callable[[float], Any],
-        functions: Mapping[str, Callable[[Any], Any]],
-    ) -> Any:
-        """Walk the tree with ``leaf(name)`` for names, ``number(x)`` for literals, and Python
-        operators on what they return: the same expression on Values, floats or tensors."""
-        return _Walk(self.text, leaf, number, functions).walk(self.tree)
-
     def build(self, values: Mapping[str, float]) -> tuple[Value, dict[str, Value]]:
         """The expression as a graph of Values: one labelled leaf per name (a name used twice is
         one node), a constant leaf per number, a node per operation (written twice, two nodes)."""
@@ -108,21 +123,8 @@ class Expression:
         if unknown:
             raise ExpressionError(f"{', '.join(unknown)} not in the expression {self.text!r}")
         inputs = {name: Value(values[name], label=name) for name in self.names}
-        walk = _Walk(self.text, inputs.__getitem__, Value, VALUE_FUNCTIONS, _label)
+        walk = _Walk(self.text, inputs.__getitem__, Value, functions(), _label)
         return walk.walk(self.tree), inputs
-
-
-VALUE_FUNCTIONS: dict[str, Callable[[Value], Value]] = {
-    "tanh": Value.tanh,
-    "exp": Value.exp,
-    "log": Value.log,
-    "relu": Value.relu,
-    "sigmoid": Value.sigmoid,
-    "sqrt": Value.sqrt,
-    "sin": Value.sin,
-    "cos": Value.cos,
-    "abs": Value.__abs__,
-}
 
 
 def _label(value: Value, text: str) -> None:
@@ -159,7 +161,7 @@ class _Walk:
     def _operation(self, node: ast.expr, values: list[Any]) -> Any:
         if isinstance(node, ast.BinOp):
             right, left = values.pop(), values.pop()
-            out = _BINARY[type(node.op)](left, right)
+            out = operators()[type(node.op)](left, right)
         elif isinstance(node, ast.UnaryOp):
             out = _UNARY[type(node.op)](values.pop())
         else:
@@ -245,17 +247,21 @@ def _check(node: ast.AST, names: dict[str, None]) -> list[ast.AST]:
             )
         return []
     if isinstance(node, ast.Name):
-        if node.id in FUNCTIONS:
+        if node.id in functions():
             raise _refuse(node, f"{node.id} is a function: call it as {node.id}(...)")
         names.setdefault(node.id)
         return []
     if isinstance(node, ast.BinOp):
-        if type(node.op) not in _BINARY:
-            raise _refuse(node, f"the operator {_operator(node.op)} is not allowed; use + - * / **")
+        if type(node.op) not in operators():
+            raise _refuse(
+                node, f"the operator {_operator(node.op)} is not allowed; use {operator_list()}"
+            )
         return [node.right, node.left]
     if isinstance(node, ast.UnaryOp):
         if type(node.op) not in _UNARY:
-            raise _refuse(node, f"the operator {_operator(node.op)} is not allowed; use + - * / **")
+            raise _refuse(
+                node, f"the operator {_operator(node.op)} is not allowed; use {operator_list()}"
+            )
         return [node.operand]
     if isinstance(node, ast.Call):
         return [_check_call(node)]
@@ -268,14 +274,16 @@ def _check(node: ast.AST, names: dict[str, None]) -> list[ast.AST]:
 def _check_call(node: ast.Call) -> ast.expr:
     if isinstance(node.func, ast.Attribute):
         method = node.func.attr
-        if method in FUNCTIONS:
+        if method in functions():
             raise _refuse(node, f"methods are not allowed; write {method}(...) around the operand")
         raise _refuse(node, "attributes (a.b) are not allowed")
     if not isinstance(node.func, ast.Name):
-        raise _refuse(node, "only the built-in functions can be called: " + ", ".join(FUNCTIONS))
+        raise _refuse(node, "only the built-in functions can be called: " + ", ".join(functions()))
     name = node.func.id
-    if name not in FUNCTIONS:
-        raise _refuse(node, f"unknown function {name!r}; the functions are: {', '.join(FUNCTIONS)}")
+    if name not in functions():
+        raise _refuse(
+            node, f"unknown function {name!r}; the functions are: {', '.join(functions())}"
+        )
     if node.keywords:
         raise _refuse(node.keywords[0], f"{name}() takes no keyword arguments")
     for arg in node.args:
@@ -287,10 +295,11 @@ def _check_call(node: ast.Call) -> ast.expr:
 
 
 def _operator(op: ast.AST) -> str:
+    python = {v: k for k, v in _PYTHON_OPERATORS.items()}
     return {
+        **python,
         ast.FloorDiv: "//",
         ast.Mod: "%",
-        ast.MatMult: "@",
         ast.BitAnd: "&",
         ast.BitOr: "|",
         ast.BitXor: "^",

@@ -13,11 +13,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .autograd.modes import no_grad
 from .datasets import DATASETS, Points
-from .modes import no_grad
 from .nn import MLP, cross_entropy, hinge, l2
 from .optim import SGD, LinearDecay
-from .value import Value
+from .scalar.value import Value
 
 ALPHA = 1e-4  # weight of the L2 term, as micrograd's demo
 

@@ -14,8 +14,8 @@ from typing import Any
 
 import numpy as np
 
+from .autograd.modes import no_grad
 from .datasets import DATASETS
-from .modes import no_grad
 from .nn import MLP, Linear, ReLU, Sequential
 from .nn.functional import cross_entropy
 from .optim import SGD, Adam, LinearDecay

@@ -16,8 +16,8 @@ from typing import Any
 import numpy as np
 
 from ..tensor import Tensor
-from ..tensor.core import Operand
 from ..tensor.functions import linear
+from ..tensor.tensor import Operand
 from .module import Module
 
 

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..value import Real, Value, dot, sum_of
+from ..scalar.functions import dot, sum_of
+from ..scalar.value import Real, Value
 
 
 def _mean(terms: Sequence[Value]) -> Value:

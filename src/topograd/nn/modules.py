@@ -17,7 +17,8 @@ import random
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-from ..value import Real, Value, affine, as_values
+from ..scalar.functions import affine
+from ..scalar.value import Real, Value, as_values
 from .module import Module
 
 Seed = int | random.Random | None

@@ -16,7 +16,7 @@ import math
 from typing import Any
 
 from ..expr import ExpressionError, parse
-from ..numeric import central_difference
+from ..verify.numeric import central_difference
 from ..viz.draw import to_svg
 from ..viz.graph import json_number
 from ..viz.trace import trace

@@ -1,7 +1,7 @@
-"""Tensors: the same engine on NumPy arrays, with broadcasting."""
+"""The Tensor kind: NumPy arrays on the same engine and the same registry of ops."""
 
-from .core import Tensor
 from .functions import concatenate, cross_entropy, log_softmax, mse_loss, softmax, stack, where
+from .tensor import Tensor
 
 __all__ = [
     "Tensor",

@@ -17,7 +17,7 @@ from __future__ import annotations
 import html
 from dataclasses import dataclass
 
-from ..value import Value
+from ..scalar.value import Value
 from .graph import EdgeInfo, NodeInfo, describe
 from .layout import layout
 

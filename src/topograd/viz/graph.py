@@ -13,18 +13,19 @@ highlight a node of the drawing named by a step of the trace.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from ..engine import topological_order
-from ..value import Value
+from ..autograd.registry import OPS
+from ..scalar.value import Value
 
 
 @dataclass(frozen=True)
 class NodeInfo:
     id: str
     label: str
-    op: str  # "" for a leaf
+    op: str  # as formulas write it ("+", "tanh"); "" for a leaf
     data: float
     grad: float
 
@@ -44,21 +45,55 @@ class EdgeInfo:
     operand: int  # its position among the target's operands
 
 
-def ids(output: Value) -> dict[Value, str]:
-    """Every node the output depends on, with its id, in forward order."""
-    return {node: f"n{i}" for i, node in enumerate(topological_order([output]))}
+def walk(output: Value) -> dict[Value, tuple[Value, ...]]:
+    """Every node the output depends on, in forward order, with its operands; a number given
+    as an operand (the 2.0 of x * 2.0) becomes a constant leaf of its own. Without recursion."""
+    operands: dict[Value, tuple[Value, ...]] = {}
+    order: list[Value] = []
+
+    def parents(v: Value) -> tuple[Value, ...]:
+        if v not in operands:
+            operands[v] = v.parents  # numbers boxed once, so that each is one node
+        return operands[v]
+
+    done: set[Value] = set()
+    stack: list[tuple[Value, Iterator[Value]]] = [(output, iter(parents(output)))]
+    done.add(output)
+    while stack:
+        node, pending = stack[-1]
+        for parent in pending:
+            if parent not in done:
+                done.add(parent)
+                stack.append((parent, iter(parents(parent))))
+                break
+        else:
+            stack.pop()
+            order.append(node)
+    return {v: operands[v] for v in order}
+
+
+def ids(nodes: Iterable[Value]) -> dict[Value, str]:
+    """Each node's id, in the order given (forward order)."""
+    return {node: f"n{i}" for i, node in enumerate(nodes)}
 
 
 def describe(output: Value) -> tuple[list[NodeInfo], list[EdgeInfo]]:
     """The nodes in forward order and one edge per operand (``x * x`` has two)."""
-    named = ids(output)
-    nodes = [NodeInfo(i, v.label, v.op, v.data, v.grad) for v, i in named.items()]
+    graph = walk(output)
+    named = ids(graph)
+    nodes = [NodeInfo(i, v.label, _written(v), v.data, v.grad) for v, i in named.items()]
     edges = [
         EdgeInfo(f"{named[v]}.{k}", named[p], named[v], k)
-        for v in named
-        for k, p in enumerate(v.parents)
+        for v, parents in graph.items()
+        for k, p in enumerate(parents)
     ]
     return nodes, edges
+
+
+def _written(v: Value) -> str:
+    """How a drawing writes the op that made ``v``: its symbol ("+"), or its name."""
+    op = OPS.get(v.op)
+    return op.written if op is not None else v.op
 
 
 def as_json(records: list[NodeInfo] | list[EdgeInfo]) -> list[dict[str, Any]]:

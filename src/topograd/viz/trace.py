@@ -17,9 +17,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any, cast
 
-from ..engine import observe_backward
-from ..value import Value
-from .graph import EdgeInfo, NodeInfo, as_json, describe, ids, json_number
+from ..autograd.engine import observe_backward
+from ..autograd.kinds import kind_of
+from ..scalar.value import Value
+from .graph import EdgeInfo, NodeInfo, as_json, describe, ids, json_number, walk
 
 
 @dataclass(frozen=True)
@@ -107,21 +108,24 @@ def trace(output: Value, grad: float = 1.0) -> Trace:
     """
     if not isinstance(output, Value):
         raise TypeError(f"trace() takes a Value, got {type(output).__name__}")
-    named = ids(output)
+    kind = kind_of(output)
+    assert kind is not None
+    graph = walk(output)
+    named = ids(graph)
     totals: dict[Value, float] = {}
     steps: list[Step] = []
 
     def observe(node: Value, g: float, contributions: Sequence[Any]) -> None:
-        partials = node._vjp(1.0, False) if contributions else ()  # partial x 1.0: the partial
+        partials = kind.vjp(node, 1.0, False) if contributions else ()  # 1.0 x partial
+        # the inputs are the operands that are Values, in order (a number gets no gradient)
+        positions = [k for k, o in enumerate(kind.operands(node)) if isinstance(o, Value)]
         edges = []
-        for k, (parent, c) in enumerate(zip(node.parents, contributions)):
+        for k, parent, c, partial in zip(positions, kind.inputs(node), contributions, partials):
             totals[parent] = c if parent not in totals else totals[parent] + c  # as the engine sums
-            edges.append(
-                Contribution(named[parent], k, cast(float, partials[k]), c, totals[parent])
-            )
+            edges.append(Contribution(named[parent], k, cast(float, partial), c, totals[parent]))
         steps.append(Step(named[node], g, tuple(edges)))
 
     observe_backward(output, float(grad), observe)
     nodes, edges = describe(output)
     grads = {s.node: s.grad for s in steps}  # this backward's gradients, not the stored .grad
-    return Trace([replace(n, grad=grads[n.id]) for n in nodes], edges, steps)
+    return Trace([replace(n, grad=grads.get(n.id, 0.0)) for n in nodes], edges, steps)

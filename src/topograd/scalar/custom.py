@@ -1,4 +1,5 @@
-"""Ops that users define: a forward on floats and a derivative rule, like the built-in ones.
+"""Ops that users define: a forward on floats and a derivative, entries of the same registry
+as the built-in ops, so the same checks cover them.
 
 >>> import math
 >>> import topograd as tg
@@ -12,60 +13,97 @@
 
 from __future__ import annotations
 
+import inspect
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, cast
 
-from .rules import VARIADIC, Num, Op
-from .value import Real, Value, constant, describe, is_real, lift, new_node
+from ..autograd.registry import ANY, VARIADIC, Interval, Op, add
+from .value import Value, constant, describe, is_real
 
 
 class CustomOpError(TypeError):
     """A custom op was given, or gave back, something it cannot work with."""
 
+    __module__ = "topograd"  # raised as tg.CustomOpError
+
 
 def custom_op(
-    forward: Callable[..., float], derivative: Callable[..., Any], *, name: str
-) -> Callable[..., Value]:
+    forward: Callable[..., float],
+    derivative: Callable[..., Any],
+    *,
+    name: str,
+    domain: Sequence[Interval] | None = None,
+) -> Op:
     """A new op: ``forward(*floats) -> float`` and ``derivative(*inputs, out) -> partials``.
 
-    The result accepts Values or numbers and returns a Value whose ``.op`` is ``name``; it takes
-    part in backward, ``no_grad``, ``gradcheck`` and anomaly mode like a built-in op. Under
-    ``create_graph=True`` the derivative is called with Values: written with topograd's operators
-    and methods (``x.cos()``, not ``math.cos(x)``) it gives higher derivatives too; where it
-    cannot take Values, the error says so and names the op.
+    The op, called on Values or numbers, returns a Value whose ``.op`` is ``name`` (on numbers
+    alone, a number); it takes part in backward, ``no_grad``, ``gradcheck``, anomaly mode and
+    ``topograd check`` (which draws inputs from ``domain``, by default (-3, 3) for each) like a
+    built-in op. Under ``create_graph=True`` the derivative is called with Values: written with
+    topograd's operators and methods (``x.cos()``, not ``math.cos(x)``) it gives higher
+    derivatives too; where it cannot take Values, the error says so and names the op.
     """
     if not isinstance(name, str) or not name:
         raise TypeError(f"custom_op() needs a non-empty str name, got {describe(name)}")
     if not callable(forward) or not callable(derivative):
         raise TypeError(f"custom_op({name!r}) takes callables as forward and derivative")
-    op = Op(name, VARIADIC, forward, _UserRule(name, forward, derivative))
+    arity = _arity(forward)
+    if domain is None:
+        domain = (ANY,) * (arity if arity != VARIADIC else 2)
+    rule = _UserRule(name, forward, derivative)
+    op = Op(
+        name,
+        rule,
+        arity,
+        f"{name}(...), defined by the user",
+        "the user's derivative",
+        _Forward(name, forward),
+        domain=tuple(domain),
+        custom=True,
+    )
+    add(op)
+    return op
 
-    def apply(*inputs: Value | Real) -> Value:
-        if not inputs:
-            raise TypeError(f"custom op {name!r} takes at least one input")
-        operands = []
-        for x in inputs:
-            operand = lift(x)
-            if operand is None:
+
+def _arity(forward: Callable[..., Any]) -> int:
+    """How many inputs the forward takes, or VARIADIC where it takes any number."""
+    try:
+        parameters = inspect.signature(forward).parameters.values()
+    except (TypeError, ValueError):  # a builtin without a signature (math.hypot)
+        return VARIADIC
+    if any(p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD) for p in parameters):
+        return VARIADIC
+    return sum(1 for p in parameters if p.default is p.empty)
+
+
+class _Forward:
+    """The user's forward as an op's float function, checking what it is given and gives."""
+
+    __slots__ = ("forward", "name")
+
+    def __init__(self, name: str, forward: Callable[..., float]) -> None:
+        self.name, self.forward = name, forward
+
+    def __call__(self, *xs: Any) -> float:
+        if not xs:
+            raise TypeError(f"custom op {self.name!r} takes at least one input")
+        for x in xs:
+            if not is_real(x):
                 raise TypeError(
-                    f"custom op {name!r} takes Values or real numbers, got {describe(x)}"
+                    f"custom op {self.name!r} takes Values or real numbers, got {describe(x)}"
                 )
-            operands.append(operand)
-        out = forward(*[v.data for v in operands])
+        out = self.forward(*xs)
         if not is_real(out):
             raise CustomOpError(
-                f"the forward of custom op {name!r} returned {describe(out)}, not a real number"
+                f"the forward of custom op {self.name!r} returned {describe(out)}, "
+                "not a real number"
             )
-        return new_node(float(out), op, tuple(operands))
-
-    apply.__name__ = apply.__qualname__ = name
-    apply.__doc__ = f"The custom op {name!r}."
-    return apply
+        return float(out)
 
 
 class _UserRule:
-    """The user's derivative as an entry of the rule table, checking what it gives back.
+    """The user's derivative as a rule of the registry: its partials, applied to ``grad``.
 
     An ordinary backward calls it with floats, or, where it uses Value methods (``x.cos()``),
     with constant Values, taking the numbers back; ``create_graph=True`` calls it with the
@@ -77,12 +115,13 @@ class _UserRule:
     def __init__(self, name: str, forward: Callable[..., float], derivative: Callable[..., Any]):
         self.name, self.forward, self.derivative = name, forward, derivative
 
-    def __call__(self, *args: Num) -> tuple[Num, ...]:
+    def __call__(self, grad: Any, *args: Any) -> tuple[Any, ...]:
         if isinstance(args[-1], Value):
             partials = self._with_values(args)
             self._refuse_hidden_constants(args[:-1], partials)
-            return tuple(p if isinstance(p, Value) else float(p) for p in partials)
-        return tuple(p.data if isinstance(p, Value) else float(p) for p in self._with_numbers(args))
+            return tuple(grad * (p if isinstance(p, Value) else float(p)) for p in partials)
+        numbers = self._with_numbers(args)
+        return tuple(grad * (p.data if isinstance(p, Value) else float(p)) for p in numbers)
 
     def _checked(self, partials: Any, count: int) -> Any:
         if not isinstance(partials, (tuple, list)) or len(partials) != count:
@@ -97,14 +136,14 @@ class _UserRule:
                 )
         return partials
 
-    def _with_numbers(self, args: tuple[Num, ...]) -> Any:
+    def _with_numbers(self, args: tuple[Any, ...]) -> Any:
         try:
             partials = self.derivative(*args)
         except AttributeError:  # written with Value methods: give it constant Values
             partials = self.derivative(*[constant(float(cast(float, a))) for a in args])
         return self._checked(partials, len(args) - 1)
 
-    def _with_values(self, args: tuple[Num, ...]) -> Any:
+    def _with_values(self, args: tuple[Any, ...]) -> Any:
         try:
             return self._checked(self.derivative(*args), len(args) - 1)
         except TypeError as error:
@@ -115,7 +154,7 @@ class _UserRule:
                 "topograd's operators and methods (x.cos(), x * x, ...), not math or .data"
             ) from error
 
-    def _refuse_hidden_constants(self, inputs: tuple[Num, ...], partials: Any) -> None:
+    def _refuse_hidden_constants(self, inputs: tuple[Any, ...], partials: Any) -> None:
         """Under create_graph, a partial given back as a plain number is a constant to the next
         derivative. That is right only if the partial really is constant: one computed from
         ``.data`` is not, and would give a silently wrong second derivative. Probe it: recompute

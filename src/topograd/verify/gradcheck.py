@@ -14,22 +14,26 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, cast
 
-from .check_tensors import TensorGradcheckError, gradcheck_tensors
-from .engine import topological_order
+from ..autograd.engine import grad, topological_order
+from ..autograd.kinds import kind_of
+from ..autograd.registry import AWAY_FROM_ZERO, OPS, Op
+from ..scalar.value import Value, describe, is_real
+from ..tensor import Tensor
 from .numeric import STEP, derivative
-from .rules import AWAY_FROM_ZERO, OPS, Op
-from .tensor import Tensor
-from .value import Value, describe, grad, is_real
+from .tensors import TensorGradcheckError, gradcheck_tensors
 
 
 def partials_at(op: Op, xs: Sequence[float]) -> tuple[float, ...]:
-    """The op's rule at ``xs``, in floats (a TypeError for a partial that is not real)."""
-    return tuple(float(cast(float, p)) for p in op.rule(*xs, op.forward(*xs)))
+    """The op's rule at ``xs`` with an upstream gradient of 1: its partials, in floats (a
+    TypeError for a partial that is not real)."""
+    forward = cast(Callable[..., float], op.scalar)
+    return tuple(float(cast(float, p)) for p in op.rule(1.0, *xs, forward(*xs)))
 
 
 def _along(op: Op, xs: Sequence[float], i: int) -> Callable[[float], float]:
     """The op's forward as a function of its input ``i`` alone, the others held at ``xs``."""
-    return lambda t: float(op.forward(*xs[:i], t, *xs[i + 1 :]))
+    forward = cast(Callable[..., float], op.scalar)
+    return lambda t: float(forward(*xs[:i], t, *xs[i + 1 :]))
 
 
 # gradcheck.
@@ -57,6 +61,8 @@ class Fault:
 
 class GradcheckError(RuntimeError):
     """A gradient disagrees with central differences; ``fault`` names the faulty rule."""
+
+    __module__ = "topograd"  # raised as tg.GradcheckError
 
     def __init__(self, message: str, input_index: int | None = None, fault: Fault | None = None):
         super().__init__(message)
@@ -88,8 +94,10 @@ def _is_kink(f: Callable[[float], float], x: float) -> bool:
 
 
 def _node_fault(node: Value, atol: float, rtol: float) -> Fault | None:
-    op: Op = node._op
-    xs = [p.data for p in node.parents]
+    kind = kind_of(node)
+    assert kind is not None
+    op: Op = kind.op(node)
+    xs = [p.data if isinstance(p, Value) else float(p) for p in kind.operands(node)]
     given = partials_at(op, xs)
     for i, x in enumerate(xs):
         along = _along(op, xs, i)
@@ -103,8 +111,10 @@ def _node_fault(node: Value, atol: float, rtol: float) -> Fault | None:
 
 def localise(output: Value, atol: float = 1e-5, rtol: float = 1e-3) -> Fault | None:
     """The first node, in forward order, whose local rule disagrees with its own forward."""
+    kind = kind_of(output)
+    assert kind is not None
     for node in topological_order([output]):
-        if node.parents:
+        if kind.op(node) is not None:
             fault = _node_fault(node, atol, rtol)
             if fault is not None:
                 return fault
@@ -257,7 +267,7 @@ def _special_failure(
 ) -> str:
     """Why the op breaks its convention at a special point, or "" where it keeps it."""
     try:
-        out, given = op.forward(*xs), partials_at(op, xs)
+        out, given = cast(Callable[..., float], op.scalar)(*xs), partials_at(op, xs)
     except _RAISED as error:
         return f"at {xs}: raised {error!r}"
     if _same(out, value) and all(map(_same, given, partials)):
@@ -266,7 +276,7 @@ def _special_failure(
 
 
 def check_rules(points: int = 1000, seed: int = 0) -> list[RuleReport]:
-    return [check_rule(op, points, seed) for op in OPS.values()]
+    return [check_rule(op, points, seed) for op in OPS.values() if op.scalar is not None]
 
 
 def _same(a: float, b: float) -> bool:

@@ -16,8 +16,8 @@ from typing import Any
 
 import numpy as np
 
-from .api import grad
-from .tensor import Tensor
+from ..autograd.engine import grad
+from ..tensor import Tensor
 
 
 class TensorGradcheckError(RuntimeError):

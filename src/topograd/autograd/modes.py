@@ -21,9 +21,13 @@ from collections.abc import Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from typing import Any
 
+from .kinds import kind_of
+
 
 class AnomalyError(RuntimeError):
     """A backward produced NaN; the message names the op, its label and where it was made."""
+
+    __module__ = "topograd"  # raised as tg.AnomalyError
 
 
 class _Remember:
@@ -49,27 +53,32 @@ class _GradMode(threading.local):
 
 grad_mode = _GradMode()  # read by the data kinds on every op
 
-_PACKAGE = os.path.dirname(os.path.abspath(__file__)) + os.sep
+_PACKAGE = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
 
 
-def remember(node: Any) -> None:
-    """Store on ``node`` the file and line of the user code that made it."""
+def place() -> str:
+    """The file and line of the user code that is calling into topograd (anomaly mode keeps
+    it on each node it makes)."""
     frame = sys._getframe(1)
     while frame.f_back is not None and frame.f_code.co_filename.startswith(_PACKAGE):
         frame = frame.f_back
     code = frame.f_code
     line = linecache.getline(code.co_filename, frame.f_lineno).strip()
-    place = f"{code.co_filename}:{frame.f_lineno}, in {code.co_name}"
-    node._where = f"{place}\n    {line}" if line else place
+    where = f"{code.co_filename}:{frame.f_lineno}, in {code.co_name}"
+    return f"{where}\n    {line}" if line else where
 
 
 def check_nan(node: Any, grad: Any, contributions: Sequence[Any]) -> None:
     """Raise ``AnomalyError`` if ``node`` passed NaN to an input that wants a gradient."""
-    for i, (parent, contribution) in enumerate(zip(node.parents, contributions)):
-        if parent._has_nan(contribution):
-            op, label = getattr(node, "op", "?"), getattr(node, "label", "")
+    kind = kind_of(node)
+    assert kind is not None
+    operands = kind.operands(node)
+    for parent, contribution in zip(kind.inputs(node), contributions):
+        if kind.has_nan(parent, contribution):
+            i = next(k for k, o in enumerate(operands) if o is parent)
+            op, label = kind.op(node).name, getattr(node, "label", "")
             named = f"{op!r}" + (f" (label {label!r})" if label else "")
-            where = getattr(node, "_where", None)
+            where = kind.created_at(node)
             raise AnomalyError(
                 f"backward of {named} produced nan in the gradient of its input {i}.\n"
                 + (
@@ -113,8 +122,8 @@ def detect_anomaly() -> Iterator[None]:
     ...     y.backward()
     Traceback (most recent call last):
     ...
-    topograd.modes.AnomalyError: backward of 'sqrt' produced nan in the gradient of its input 0.
-    That node was created at <doctest topograd.modes.detect_anomaly[2]>:2, in <module>
+    topograd.AnomalyError: backward of 'sqrt' produced nan in the gradient of its input 0.
+    That node was created at <doctest topograd.autograd.modes.detect_anomaly[2]>:2, in <module>
         y = x.sqrt() * 0
     """
     previous = grad_mode.record, grad_mode.check_nan

@@ -1,4 +1,4 @@
-"""Float functions that return IEEE 754 results where Python's would raise.
+"""The ops' forwards on floats: IEEE 754 results where Python's would raise.
 
 ``math.log(0.0)``, ``math.sqrt(-1.0)``, ``1.0 / 0.0`` and ``math.exp(1000.0)`` raise, and
 ``(-8.0) ** (1 / 3)`` is a complex number. PyTorch (float64) returns -inf, nan, inf, inf and nan.
@@ -77,6 +77,43 @@ def cos(x: float) -> float:
         return NAN
 
 
+def tan(x: float) -> float:
+    try:
+        return math.tan(x)
+    except ValueError:  # tan(±inf)
+        return NAN
+
+
+def sinh(x: float) -> float:
+    try:
+        return math.sinh(x)
+    except OverflowError:
+        return math.copysign(INF, x)
+
+
+def cosh(x: float) -> float:
+    try:
+        return math.cosh(x)
+    except OverflowError:
+        return INF
+
+
+def log1p(x: float) -> float:
+    """log(1 + x), exact near 0: log1p(-1) = -inf, below -1 nan."""
+    try:
+        return math.log1p(x)
+    except ValueError:
+        return -INF if x == -1.0 else NAN
+
+
+def expm1(x: float) -> float:
+    """e^x - 1, exact near 0."""
+    try:
+        return math.expm1(x)
+    except OverflowError:
+        return INF
+
+
 def sigmoid(x: float) -> float:
     """1 / (1 + e^-x), computed on the side that cannot overflow."""
     if x >= 0.0:
@@ -85,9 +122,19 @@ def sigmoid(x: float) -> float:
     return e / (1.0 + e)
 
 
+def sign(x: float) -> float:
+    """-1.0, 0.0 or 1.0; 0.0 at nan, as PyTorch."""
+    return 1.0 if x > 0.0 else -1.0 if x < 0.0 else 0.0
+
+
 def relu(x: float) -> float:
     """max(x, 0) as PyTorch: relu(-0.0) = -0.0 and relu(nan) = nan."""
     return 0.0 if x < 0.0 else x
+
+
+def leaky_relu(x: float, slope: float = 0.01) -> float:
+    """x where x > 0, else slope * x (PyTorch's default slope 0.01)."""
+    return x if x > 0.0 else x * slope
 
 
 def softplus(x: float) -> float:

@@ -12,8 +12,9 @@ import math
 from collections.abc import Callable
 from itertools import pairwise
 
-from .engine import topological_order
-from .value import Value
+from ..autograd.engine import topological_order
+from ..autograd.kinds import kind_of
+from ..scalar.value import Value
 
 STEP = 6.055454452393343e-06  # cbrt(machine epsilon): the central step with the least total error
 
@@ -71,14 +72,18 @@ def derivative(
 
 def replay(output: Value, changed: dict[Value, float]) -> float:
     """``output.data`` recomputed with the forward of every op, some nodes set to other values."""
+    kind = kind_of(output)
+    assert kind is not None
     values: dict[Value, float] = {}
     for node in topological_order([output]):
+        op = kind.op(node)
         if node in changed:
             values[node] = changed[node]
-        elif node.parents:
-            values[node] = node._op.forward(*[values[p] for p in node.parents])
-        else:
+        elif op is None:
             values[node] = node.data
+        else:
+            operands = kind.operands(node)
+            values[node] = op.scalar(*[values[o] if isinstance(o, Value) else o for o in operands])
     return values[output]
 
 

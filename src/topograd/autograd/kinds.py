@@ -1,0 +1,110 @@
+"""Data kinds: what the engine and the checks need to know of a kind of node.
+
+topograd has two kinds, scalar ``Value``s (standard library) and NumPy ``Tensor``s. Neither is
+imported here: each kind registers itself when its module is imported, so this layer stays
+below both, and ``import topograd`` loads NumPy only when a Tensor is first used.
+
+A kind also says how an op of the registry runs on its data: an op record called on Values
+records a Value node, on ndarrays it runs its NumPy kernel, on Tensors it records a Tensor
+node. Python numbers need no kind: an op runs its float function on them.
+
+>>> import topograd as tg
+>>> kind_of(tg.Value(1.0)).name, kind_of(2.0)
+('scalar', None)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Protocol
+
+
+class Kind(Protocol):
+    """A data kind, as the engine, the checks and the drawings see it.
+
+    ``op``/``operands``/``params`` tell how a node was made; ``inputs`` are the operands
+    gradients flow to; ``vjp`` gives one contribution per input; the rest is bookkeeping of
+    ``.grad`` and seeds. ``apply`` runs an op of the registry on arguments of this kind.
+    """
+
+    name: str
+    rank: int  # where kinds meet in one call, the higher rank wins (Tensor over ndarray)
+
+    def apply(self, op: Any, args: tuple[Any, ...], params: dict[str, Any]) -> Any: ...
+
+    def op(self, node: Any) -> Any: ...  # the Op that made the node; None for a leaf
+
+    def operands(self, node: Any) -> tuple[Any, ...]: ...  # as recorded, numbers included
+
+    def params(self, node: Any) -> dict[str, Any]: ...
+
+    def inputs(self, node: Any) -> Sequence[Any]: ...
+
+    def vjp(self, node: Any, grad: Any, create_graph: bool) -> Sequence[Any]: ...
+
+    def accumulate(self, node: Any, grad: Any) -> None: ...
+
+    def seed(self, node: Any, gradient: Any) -> Any: ...  # None: d node / d node
+
+    def as_grad(self, node: Any, grad: Any, create_graph: bool) -> Any: ...
+
+    def has_nan(self, node: Any, grad: Any) -> bool: ...
+
+    def created_at(self, node: Any) -> str | None: ...  # anomaly mode: where user code made it
+
+
+class ArrayKind(Protocol):
+    """Raw data that ops run on without recording (NumPy arrays): only ``apply``."""
+
+    name: str
+    rank: int
+
+    def apply(self, op: Any, args: tuple[Any, ...], params: dict[str, Any]) -> Any: ...
+
+
+# Explicit registrations, and the kind found for every type seen so far (by its classes).
+_REGISTERED: dict[type, tuple[Kind | ArrayKind, bool]] = {}  # type -> (kind, is a node)
+_NUMBERS: dict[type, tuple[Kind | ArrayKind, bool] | None] = {float: None, int: None, bool: None}
+_FOUND: dict[type, tuple[Kind | ArrayKind, bool] | None] = dict(_NUMBERS)
+
+
+def register_kind(kind: Kind, node_type: type) -> None:
+    """Make ``node_type`` a node of ``kind``: the engine backpropagates through it."""
+    _register(node_type, kind, True)
+
+
+def register_array(kind: ArrayKind, *types: type) -> None:
+    """Let ops run on raw data of these types (and their subclasses) through ``kind.apply``."""
+    for t in types:
+        _register(t, kind, False)
+
+
+def _register(t: type, kind: Kind | ArrayKind, is_node: bool) -> None:
+    _REGISTERED[t] = (kind, is_node)
+    _FOUND.clear()  # a subclass may now find another kind
+    _FOUND.update(_NUMBERS)
+
+
+def _find(t: type) -> tuple[Kind | ArrayKind, bool] | None:
+    entry = next((_REGISTERED[b] for b in t.__mro__ if b in _REGISTERED), None)
+    _FOUND[t] = entry
+    return entry
+
+
+def kind_of(x: object) -> Kind | None:
+    """The node kind of ``x`` (a Value, a Tensor, a subclass), or None for anything else."""
+    t = type(x)
+    entry = _FOUND[t] if t in _FOUND else _find(t)
+    return entry[0] if entry is not None and entry[1] else None  # type: ignore[return-value]
+
+
+def dispatch(args: Sequence[Any]) -> Kind | ArrayKind | None:
+    """The kind an op runs in for these arguments: the highest-ranked one among them, or None
+    where all are plain numbers."""
+    chosen: Kind | ArrayKind | None = None
+    for a in args:
+        t = type(a)
+        entry = _FOUND[t] if t in _FOUND else _find(t)
+        if entry is not None and (chosen is None or entry[0].rank > chosen.rank):
+            chosen = entry[0]
+    return chosen

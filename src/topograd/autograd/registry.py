@@ -1,0 +1,172 @@
+"""The registry of ops: one record per op, shared by both data kinds.
+
+A record says everything topograd knows of an op: its public name, how many inputs it takes,
+its forward on floats (``scalar``) and on NumPy arrays (``array``, the name of its kernel),
+its derivative rule, the interval where tests draw each input, its special points (PyTorch
+2.13, float64), and a line of maths for the docs. The ``Value`` and ``Tensor`` methods, the
+expression parser, ``topograd check``, the tests and the docs' op table all read this table.
+
+A rule is written once, in the form of PyTorch's derivatives.yaml: it takes the upstream
+gradient ``grad``, the op's inputs and its output ``out`` (and the op's parameters, such as
+``axis``), and returns one contribution per input: the local derivative applied to ``grad``.
+``None`` says an input gets nothing (a mask, class indices). The engine does the rest: the
+order, the sums over paths, broadcasting undone. A rule uses operators and ops of the registry
+(``cos(x)``, ``div(grad, x)``), which work on floats, arrays, Values and Tensors alike, so the
+same rule serves an ordinary backward and ``create_graph=True``.
+
+>>> import topograd as tg
+>>> tanh = OPS["tanh"]
+>>> tanh.rule(1.0, 0.5, tanh(0.5)) == (1 - tanh(0.5) ** 2,)
+True
+>>> tanh.maths, tanh.derivative
+('tanh(x)', '1 - tanh²(x), from the output')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, TypeVar, overload
+
+from .kinds import dispatch
+
+VARIADIC = -1  # the arity of an op that takes any number of inputs
+
+Rule = Callable[..., tuple[Any, ...]]
+Interval = tuple[float, float]
+# A point where the rule follows a convention: (inputs, value, contributions for grad = 1).
+SpecialPoint = tuple[tuple[Any, ...], Any, tuple[Any, ...]]
+
+ANY: Interval = (-3.0, 3.0)
+POSITIVE: Interval = (0.05, 4.0)
+AWAY_FROM_ZERO: Interval = (0.25, 3.0)  # drawn with either sign
+UNIT: Interval = (-0.9, 0.9)
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class Given:
+    """An input of a check case given as it is, not drawn: a mask, class indices."""
+
+    value: Any
+
+
+@dataclass(frozen=True)
+class Case:
+    """How ``topograd check`` calls an op on Tensors: input shapes (drawn from the op's
+    domain) or ``Given`` inputs, and the op's parameters."""
+
+    inputs: tuple[Any, ...]
+    params: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(eq=False)
+class Op:
+    """One entry of the registry. Calling it applies the op to numbers, arrays, Values or
+    Tensors, in their kind: ``OPS["cos"](0.0) == 1.0``."""
+
+    name: str  # the ``.op`` of its results, the method's and the parser's name
+    rule: Rule
+    arity: int  # inputs, or VARIADIC
+    maths: str  # its value, one line: "tanh(x)"
+    derivative: str  # its derivative, one line (the rule's docstring)
+    scalar: Callable[..., Any] | None = None  # the forward on floats, IEEE results
+    array: str | None = None  # the NumPy kernel: a function of tensor/kernels.py or of numpy
+    domain: tuple[Interval, ...] = ()  # per input: where tests draw points
+    special: tuple[SpecialPoint, ...] = ()
+    symbol: str = ""  # how formulas write it ("+"); "" for a function, written by its name
+    torch: str = ""  # PyTorch's spelling, for the docs and the tests
+    cases: tuple[Case, ...] = ()  # Tensor ops with parameters: how to check them
+    needs: bool = False  # the rule takes ``needs=``, which inputs want a gradient
+    custom: bool = False  # made by tg.custom_op
+
+    @overload
+    def __call__(self, x: T, /) -> T: ...
+
+    @overload
+    def __call__(self, *args: Any, **params: Any) -> Any: ...
+
+    def __call__(self, *args: Any, **params: Any) -> Any:
+        kind = dispatch(args)
+        if kind is not None:
+            return kind.apply(self, args, params)
+        if self.scalar is None:
+            raise TypeError(f"{self.name} works on Tensors, not on numbers")
+        return self.scalar(*args, **params)
+
+    def __repr__(self) -> str:
+        return f"Op({self.name!r})"
+
+    @property
+    def kinds(self) -> tuple[str, ...]:
+        """The data kinds it has a forward for: "scalar", "tensor"."""
+        return tuple(k for k, f in (("scalar", self.scalar), ("tensor", self.array)) if f)
+
+    @property
+    def elementwise(self) -> bool:
+        """Applied element by element (with broadcasting) on Tensors, as on floats."""
+        return self.array is not None and self.scalar is not None and not self.cases
+
+    @property
+    def function(self) -> bool:
+        """A function of one number, as the parser and the methods offer it: tanh(x)."""
+        return self.arity == 1 and self.scalar is not None and not self.symbol
+
+    @property
+    def written(self) -> str:
+        """How formulas and drawings write it: its symbol, or its name."""
+        return self.symbol or self.name
+
+
+OPS: dict[str, Op] = {}
+
+
+def register(
+    name: str,
+    maths: str,
+    *,
+    scalar: Callable[..., Any] | None = None,
+    array: str | None = None,
+    domain: Sequence[Interval] = (),
+    special: Sequence[SpecialPoint] = (),
+    symbol: str = "",
+    torch: str = "",
+    cases: Sequence[Case] = (),
+    arity: int | None = None,
+    needs: bool = False,
+) -> Callable[[Rule], Op]:
+    """Decorate a rule to make it an entry of the registry; the name then holds the ``Op``,
+    so later rules can call it: ``cos(x)``. The rule's docstring is the derivative's maths."""
+
+    def entry(rule: Rule) -> Op:
+        op = Op(
+            name,
+            rule,
+            len(domain) if arity is None else arity,
+            maths,
+            (rule.__doc__ or "").strip().splitlines()[0] if rule.__doc__ else "",
+            scalar,
+            array,
+            tuple(domain),
+            tuple(special),
+            symbol,
+            torch,
+            tuple(cases),
+            needs,
+        )
+        add(op)
+        return op
+
+    return entry
+
+
+def add(op: Op) -> None:
+    """Put ``op`` in the registry. A built-in op keeps its name; a custom op may be replaced
+    by a new definition of the same name (a notebook cell run twice)."""
+    if not op.name or not isinstance(op.name, str):
+        raise TypeError(f"an op needs a non-empty str name, got {op.name!r}")
+    old = OPS.get(op.name)
+    if old is not None and not (old.custom and op.custom):
+        raise ValueError(f"an op named {op.name!r} exists already")
+    OPS[op.name] = op

@@ -1,0 +1,117 @@
+"""Arithmetic on both kinds: + - * / and negation, abs and sign.
+
+The rules follow PyTorch's formulas op by op (derivatives.yaml), so that results agree to the
+last bit: ``x / y`` passes ``grad / y`` (never ``grad * (1 / y)``, which overflows sooner).
+
+>>> div.rule(1.0, 1.0, 4.0, 0.25)
+(0.25, -0.0625)
+"""
+
+from __future__ import annotations
+
+import math
+import operator
+from typing import Any
+
+from ..autograd.registry import ANY, AWAY_FROM_ZERO, register
+from . import floats
+from .helpers import data
+from .selection import zeros_like
+
+INF, NAN = math.inf, math.nan
+
+
+@register(
+    "add",
+    "x + y",
+    scalar=operator.add,
+    array="add",
+    symbol="+",
+    torch="torch.add",
+    domain=(ANY, ANY),
+)
+def add(grad: Any, x: Any, y: Any, out: Any) -> tuple[Any, Any]:
+    """1 and 1"""
+    return grad, grad
+
+
+@register(
+    "sub",
+    "x - y",
+    scalar=operator.sub,
+    array="subtract",
+    symbol="-",
+    torch="torch.sub",
+    domain=(ANY, ANY),
+)
+def sub(grad: Any, x: Any, y: Any, out: Any) -> tuple[Any, Any]:
+    """1 and -1"""
+    return grad, -grad
+
+
+@register(
+    "mul",
+    "x * y",
+    scalar=operator.mul,
+    array="multiply",
+    symbol="*",
+    torch="torch.mul",
+    domain=(ANY, ANY),
+)
+def mul(grad: Any, x: Any, y: Any, out: Any) -> tuple[Any, Any]:
+    """y and x"""
+    return grad * y, grad * x
+
+
+@register(
+    "div",
+    "x / y",
+    scalar=floats.div,
+    array="true_divide",
+    symbol="/",
+    torch="torch.div",
+    domain=(ANY, AWAY_FROM_ZERO),
+    special=[
+        ((1.0, 0.0), INF, (INF, -INF)),
+        ((0.0, 0.0), NAN, (INF, NAN)),
+        ((-1.0, 0.0), -INF, (INF, INF)),
+        ((1.0, -0.0), -INF, (-INF, -INF)),
+    ],
+)
+def div(grad: Any, x: Any, y: Any, out: Any) -> tuple[Any, Any]:
+    """1 / y and -x / y², as PyTorch computes them: grad / y and -grad * ((x / y) / y)"""
+    return div(grad, y), -grad * div(div(x, y), y)
+
+
+@register("neg", "-x", scalar=operator.neg, array="negative", torch="torch.neg", domain=(ANY,))
+def neg(grad: Any, x: Any, out: Any) -> tuple[Any]:
+    """-1"""
+    return (-grad,)
+
+
+@register(
+    "sign",
+    "sign(x): -1, 0 or 1",
+    scalar=floats.sign,
+    array="sign",
+    torch="torch.sign",
+    domain=(AWAY_FROM_ZERO,),
+    special=[((0.0,), 0.0, (0.0,)), ((NAN,), 0.0, (0.0,))],
+)
+def sign(grad: Any, x: Any, out: Any) -> tuple[Any]:
+    """0: a step function, flat wherever it is differentiable (zeros, whatever comes in)"""
+    return (zeros_like(grad),)
+
+
+@register(
+    "abs",
+    "|x|",
+    scalar=abs,
+    array="absolute",
+    torch="torch.abs",
+    domain=(AWAY_FROM_ZERO,),
+    special=[((0.0,), 0.0, (0.0,)), ((-0.0,), 0.0, (0.0,)), ((NAN,), NAN, (0.0,))],
+)
+def absolute(grad: Any, x: Any, out: Any) -> tuple[Any]:
+    """sign(x): 0 at 0 (the least-norm sub-gradient) and at nan, as PyTorch's grad * sgn(x)"""
+    return (grad * sign(data(x)),)

@@ -1,0 +1,249 @@
+"""The elementary functions on both kinds: powers, exp and log, the trigonometric and
+hyperbolic functions, erf.
+
+Each rule is PyTorch's formula (derivatives.yaml), reusing the output where the maths allows
+(exp' = out, tanh' = 1 - out²). Conventions at singular points are PyTorch 2.13's in float64:
+IEEE results (inf, nan), never an exception.
+
+>>> exp.rule(1.0, 0.0, 1.0), log.rule(1.0, 4.0, log(4.0))
+((1.0,), (0.25,))
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from ..autograd.registry import ANY, POSITIVE, register
+from . import floats
+from .arithmetic import div
+from .helpers import data
+from .selection import where
+
+INF, NAN = math.inf, math.nan
+TWO_OVER_SQRT_PI = 2.0 / math.sqrt(math.pi)
+
+
+@register(
+    "pow",
+    "x ** y",
+    scalar=floats.power,
+    array="power",
+    symbol="**",
+    torch="torch.pow",
+    domain=(POSITIVE, ANY),
+    special=[
+        ((0.0, 0.0), 1.0, (0.0, 0.0)),
+        ((3.0, 0.0), 1.0, (0.0, math.log(3.0))),
+        ((-3.0, 0.0), 1.0, (0.0, NAN)),
+        ((0.0, 2.0), 0.0, (0.0, 0.0)),
+        ((0.0, -1.0), INF, (-INF, -INF)),
+        ((0.0, 0.5), 0.0, (INF, 0.0)),
+        ((-2.0, 2.0), 4.0, (-4.0, NAN)),
+        ((-8.0, 1 / 3), NAN, (NAN, NAN)),
+        ((-0.0, -1.0), -INF, (-INF, INF)),
+        ((10.0, 400.0), INF, (INF, INF)),
+    ],
+)
+def power(grad: Any, x: Any, y: Any, out: Any) -> tuple[Any, Any]:
+    """y x^(y-1), nothing wherever y = 0; and x^y log(x), 0 where x = 0 and y >= 0 (PyTorch)"""
+    xd, yd = data(x), data(y)
+    dx = where(yd == 0.0, 0.0, grad * (y * power(x, y - 1.0)))
+    dy = grad * where((xd == 0.0) & (yd >= 0.0), 0.0, out * log(x))
+    return dx, dy
+
+
+@register(
+    "exp",
+    "e^x",
+    scalar=floats.exp,
+    array="exp",
+    torch="torch.exp",
+    domain=(ANY,),
+    special=[((1000.0,), INF, (INF,)), ((-1000.0,), 0.0, (0.0,))],
+)
+def exp(grad: Any, x: Any, out: Any) -> tuple[Any]:
+    """e^x, the output itself"""
+    return (grad * out,)
+
+
+@register(
+    "log",
+    "log(x)",
+    scalar=floats.log,
+    array="log",
+    torch="torch.log",
+    domain=(POSITIVE,),
+    special=[((0.0,), -INF, (INF,)), ((-1.0,), NAN, (-1.0,))],
+)
+def log(grad: Any, x: Any, out: Any) -> tuple[Any]:
+    """1 / x, as grad / x: +inf at 0, and 1/x (not nan) below 0, as PyTorch"""
+    return (div(grad, x),)
+
+
+@register(
+    "sqrt",
+    "√x",
+    scalar=floats.sqrt,
+    array="sqrt",
+    torch="torch.sqrt",
+    domain=(POSITIVE,),
+    special=[((0.0,), 0.0, (INF,)), ((-1.0,), NAN, (NAN,))],
+)
+def sqrt(grad: Any, x: Any, out: Any) -> tuple[Any]:
+    """1 / (2 √x), from the output: +inf at 0, nan below"""
+    return (div(grad, 2.0 * out),)
+
+
+@register(
+    "sin",
+    "sin(x)",
+    scalar=floats.sin,
+    array="sin",
+    torch="torch.sin",
+    domain=(ANY,),
+    special=[((INF,), NAN, (NAN,))],
+)
+def sin(grad: Any, x: Any, out: Any) -> tuple[Any]:
+    """cos(x)"""
+    return (grad * cos(x),)
+
+
+@register(
+    "cos",
+    "cos(x)",
+    scalar=floats.cos,
+    array="cos",
+    torch="torch.cos",
+    domain=(ANY,),
+    special=[((-INF,), NAN, (NAN,))],
+)
+def cos(grad: Any, x: Any, out: Any) -> tuple[Any]:
+    """-sin(x)"""
+    return (grad * -sin(x),)
+
+
+@register(
+    "tan",
+    "tan(x)",
+    scalar=floats.tan,
+    array="tan",
+    torch="torch.tan",
+    domain=((-1.2, 1.2),),
+    special=[((0.0,), 0.0, (1.0,)), ((INF,), NAN, (NAN,))],
+)
+def tan(grad: Any, x: Any, out: Any) -> tuple[Any]:
+    """1 + tan²(x), from the output"""
+    return (grad * (1.0 + out * out),)
+
+
+@register(
+    "sinh",
+    "sinh(x)",
+    scalar=floats.sinh,
+    array="sinh",
+    torch="torch.sinh",
+    domain=(ANY,),
+    special=[((0.0,), 0.0, (1.0,)), ((1000.0,), INF, (INF,)), ((-1000.0,), -INF, (INF,))],
+)
+def sinh(grad: Any, x: Any, out: Any) -> tuple[Any]:
+    """cosh(x)"""
+    return (grad * cosh(x),)
+
+
+@register(
+    "cosh",
+    "cosh(x)",
+    scalar=floats.cosh,
+    array="cosh",
+    torch="torch.cosh",
+    domain=(ANY,),
+    special=[((0.0,), 1.0, (0.0,)), ((1000.0,), INF, (INF,))],
+)
+def cosh(grad: Any, x: Any, out: Any) -> tuple[Any]:
+    """sinh(x)"""
+    return (grad * sinh(x),)
+
+
+@register(
+    "tanh",
+    "tanh(x)",
+    scalar=math.tanh,
+    array="tanh",
+    torch="torch.tanh",
+    domain=(ANY,),
+    special=[((0.0,), 0.0, (1.0,)), ((20.0,), 1.0, (0.0,)), ((1000.0,), 1.0, (0.0,))],
+)
+def tanh(grad: Any, x: Any, out: Any) -> tuple[Any]:
+    """1 - tanh²(x), from the output"""
+    return (grad * (1.0 - out * out),)
+
+
+@register(
+    "asinh",
+    "asinh(x)",
+    scalar=math.asinh,
+    array="arcsinh",
+    torch="torch.asinh",
+    domain=(ANY,),
+    special=[((0.0,), 0.0, (1.0,)), ((INF,), INF, (0.0,))],
+)
+def asinh(grad: Any, x: Any, out: Any) -> tuple[Any]:
+    """1 / √(x² + 1)"""
+    return (grad * div(1.0, sqrt(x * x + 1.0)),)
+
+
+@register(
+    "atan",
+    "atan(x)",
+    scalar=math.atan,
+    array="arctan",
+    torch="torch.atan",
+    domain=(ANY,),
+    special=[((0.0,), 0.0, (1.0,)), ((INF,), math.pi / 2, (0.0,))],
+)
+def atan(grad: Any, x: Any, out: Any) -> tuple[Any]:
+    """1 / (x² + 1)"""
+    return (div(grad, x * x + 1.0),)
+
+
+@register(
+    "log1p",
+    "log(1 + x), exact near 0",
+    scalar=floats.log1p,
+    array="log1p",
+    torch="torch.log1p",
+    domain=((-0.9, 3.0),),
+    special=[((-1.0,), -INF, (INF,)), ((-2.0,), NAN, (-1.0,)), ((0.0,), 0.0, (1.0,))],
+)
+def log1p(grad: Any, x: Any, out: Any) -> tuple[Any]:
+    """1 / (1 + x)"""
+    return (div(grad, x + 1.0),)
+
+
+@register(
+    "expm1",
+    "e^x - 1, exact near 0",
+    scalar=floats.expm1,
+    array="expm1",
+    torch="torch.expm1",
+    domain=(ANY,),
+    special=[((0.0,), 0.0, (1.0,)), ((1000.0,), INF, (INF,)), ((-1000.0,), -1.0, (0.0,))],
+)
+def expm1(grad: Any, x: Any, out: Any) -> tuple[Any]:
+    """e^x, from the output: out + 1"""
+    return (grad * (out + 1.0),)
+
+
+@register(
+    "erf",
+    "erf(x) = 2/√π ∫₀ˣ e^(-t²) dt",
+    scalar=math.erf,
+    array="erf",
+    torch="torch.erf",
+    domain=(ANY,),
+    special=[((0.0,), 0.0, (TWO_OVER_SQRT_PI,)), ((30.0,), 1.0, (0.0,)), ((-30.0,), -1.0, (0.0,))],
+)
+def erf(grad: Any, x: Any, out: Any) -> tuple[Any]:
+    """2/√π e^(-x²)"""
+    return (TWO_OVER_SQRT_PI * exp(-(x * x)) * grad,)

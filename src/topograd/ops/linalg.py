@@ -1,0 +1,106 @@
+"""Products: ``dot`` and ``affine`` fuse a neuron's sums on scalar Values into one node;
+``matmul`` and ``linear`` are their Tensor counterparts (np.matmul, and x W^T + b).
+
+A fused op is one node with n operands instead of a chain of 2n nodes: the same numbers, far
+fewer nodes for the engine to walk.
+
+>>> dot.rule(1.0, 2.0, -1.0, 3.0, 4.0, 2.0)  # d(w1 x1 + w2 x2): x1, x2, w1, w2
+(3.0, 4.0, 2.0, -1.0)
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..autograd.registry import ANY, VARIADIC, Case, register
+from . import floats
+from .helpers import shape_of
+
+
+@register(
+    "dot",
+    "w₁x₁ + … + wₙxₙ, operands w₁ … wₙ, x₁ … xₙ",
+    scalar=floats.dot,
+    arity=VARIADIC,
+    torch="torch.dot",
+    domain=(ANY, ANY, ANY, ANY),
+)
+def dot(grad: Any, *args: Any) -> tuple[Any, ...]:
+    """xᵢ for each wᵢ, and wᵢ for each xᵢ"""
+    n = (len(args) - 1) // 2
+    return (*[grad * x for x in args[n : 2 * n]], *[grad * w for w in args[:n]])
+
+
+@register(
+    "affine",
+    "w₁x₁ + … + wₙxₙ + b: a neuron before its nonlinearity",
+    scalar=floats.affine,
+    arity=VARIADIC,
+    torch="torch.nn.functional.linear",
+    domain=(ANY, ANY, ANY, ANY, ANY),
+)
+def affine(grad: Any, *args: Any) -> tuple[Any, ...]:
+    """xᵢ for each wᵢ, wᵢ for each xᵢ, and 1 for b"""
+    n = (len(args) - 2) // 2
+    return (*[grad * x for x in args[n : 2 * n]], *[grad * w for w in args[:n]], grad)
+
+
+def _swap(a: Any) -> Any:
+    """The last two axes exchanged (the transpose of each matrix in a batch)."""
+    return a.swapaxes(-1, -2)
+
+
+@register(
+    "matmul",
+    "x @ y, as np.matmul",
+    array="matmul",
+    symbol="@",
+    torch="torch.matmul",
+    domain=(ANY, ANY),
+    needs=True,
+    cases=(
+        Case(((2, 3), (3, 4))),
+        Case(((3,), (3,))),
+        Case(((3,), (5, 3, 2))),
+        Case(((5, 2, 3), (3,))),
+        Case(((2, 1, 2, 3), (3, 3, 2))),
+    ),
+)
+def matmul(grad: Any, x: Any, y: Any, out: Any, *, needs: tuple[bool, ...]) -> tuple[Any, Any]:
+    """grad @ yᵀ and xᵀ @ grad; a 1-D operand is a row (left) or a column (right), as np.matmul"""
+    xs, ys = shape_of(x), shape_of(y)
+    gs = shape_of(grad)
+    if len(xs) == 1 and len(ys) == 1:
+        return grad * y, grad * x
+    if len(xs) == 1:  # (k) @ (..., k, m) -> (..., m)
+        row = grad.reshape((*gs[:-1], 1, gs[-1]))
+        return (row @ _swap(y)).reshape((*gs[:-1], xs[0])), x.reshape((xs[0], 1)) * row
+    if len(ys) == 1:  # (..., n, k) @ (k) -> (..., n)
+        column = grad.reshape((*gs, 1))
+        return column * y, (_swap(x) @ column).reshape((*gs[:-1], ys[0]))
+    return (grad @ _swap(y) if needs[0] else None), (_swap(x) @ grad if needs[1] else None)
+
+
+@register(
+    "linear",
+    "x Wᵀ + b: a layer of neurons",
+    array="linear",
+    torch="torch.nn.functional.linear",
+    domain=(ANY, ANY, ANY),
+    needs=True,
+    cases=(Case(((5, 3), (4, 3), (4,))), Case(((3,), (4, 3), (4,)))),
+)
+def linear(
+    grad: Any, x: Any, w: Any, b: Any, out: Any, *, needs: tuple[bool, ...]
+) -> tuple[Any, ...]:
+    """grad W for x, gradᵀ x for W, grad summed over the batch for b"""
+    gx = grad @ w if needs[0] else None
+    if not needs[1]:
+        gw = None
+    elif len(shape_of(grad)) == 1:  # one sample: an outer product
+        gw = grad.reshape((shape_of(grad)[0], 1)) * x.reshape((1, shape_of(x)[0]))
+    else:
+        gw = _swap(grad) @ x  # summed over any batch axes in front, like every broadcast
+    batch = tuple(range(len(shape_of(grad)) - 1))
+    gb = (grad.sum(axis=batch) if batch else grad) if needs[2] else None
+    return gx, gw, gb

@@ -1,0 +1,49 @@
+"""Selection: ``where``, the choice that rules use to say "this input gets nothing here".
+
+A rule that multiplied a zero partial by the upstream gradient would give nan for an infinite
+or nan upstream gradient (0 x inf); PyTorch's ``threshold_backward`` (relu), ``where`` and
+``pow`` with a zero exponent select instead, and so do topograd's rules, through ``where``.
+
+>>> where(True, 1.0, float("nan")), where(False, 1.0, 0.0)
+(1.0, 0.0)
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..autograd.registry import ANY, Case, Given, register
+from .helpers import data
+
+
+@register(
+    "where",
+    "x where cond holds, else y",
+    array="where",
+    torch="torch.where",
+    arity=3,
+    domain=(ANY, ANY, ANY),
+    cases=(
+        Case((Given([[True, False, True], [False, False, True]]), (2, 3), (2, 3))),
+        Case((Given([True, False, True]), (2, 3), (1,))),
+    ),
+)
+def select(grad: Any, cond: Any, x: Any, y: Any, out: Any) -> tuple[Any, ...]:
+    """grad where cond holds for x, and where it does not for y; nothing for cond"""
+    return None, where(cond, grad, 0.0), where(cond, 0.0, grad)
+
+
+def where(cond: Any, x: Any, y: Any) -> Any:
+    """``x`` where ``cond`` holds, else ``y``: a choice, not a product. A Python bool chooses at
+    once; arrays, masks and Tensors go through the ``where`` op (broadcasting)."""
+    if cond is True:
+        return x
+    if cond is False:
+        return y
+    return select(data(cond), x, y)
+
+
+def zeros_like(x: Any) -> Any:
+    """Zeros in the shape of ``x`` (0.0 for a number): what an input gets where it gets
+    nothing, whatever the upstream gradient holds."""
+    return select(False, x, 0.0) if hasattr(x, "shape") else 0.0

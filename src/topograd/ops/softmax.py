@@ -1,0 +1,65 @@
+"""Functions of logits on Tensors: softmax, log_softmax, and cross_entropy in one fused node.
+
+Each is computed from the logits minus their largest (a constant shift, which changes neither
+value nor gradient), so that logits of ±1000 neither overflow nor underflow.
+
+>>> sorted(op for op in ("softmax", "log_softmax", "cross_entropy"))
+['cross_entropy', 'log_softmax', 'softmax']
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..autograd.registry import ANY, Case, Given, register
+from .elementary import exp
+from .helpers import data, shape_of
+from .shapes import broadcast_to, scatter
+
+_AXIS = (Case(((3, 4),), {"axis": -1}), Case(((3, 4),), {"axis": 0}))
+
+
+@register(
+    "softmax",
+    "e^x / Σ e^x along axis",
+    array="softmax",
+    torch="torch.softmax",
+    arity=1,
+    domain=(ANY,),
+    cases=_AXIS,
+)
+def softmax(grad: Any, x: Any, out: Any, *, axis: int) -> tuple[Any]:
+    """out (grad - Σ grad out): the Jacobian diag(out) - out outᵀ, applied"""
+    return (out * (grad - (grad * out).sum(axis=axis, keepdims=True)),)
+
+
+@register(
+    "log_softmax",
+    "x - log Σ e^x along axis",
+    array="log_softmax",
+    torch="torch.log_softmax",
+    arity=1,
+    domain=(ANY,),
+    cases=_AXIS,
+)
+def log_softmax(grad: Any, x: Any, out: Any, *, axis: int) -> tuple[Any]:
+    """grad - softmax(x) Σ grad, with softmax(x) = e^out"""
+    return (grad - exp(out) * grad.sum(axis=axis, keepdims=True),)
+
+
+@register(
+    "cross_entropy",
+    "mean over rows of -log softmax(z)[t]",
+    array="cross_entropy",
+    torch="torch.nn.functional.cross_entropy",
+    arity=2,
+    domain=(ANY, ANY),
+    cases=(Case(((3, 4), Given([1, 0, 3]))),),
+)
+def cross_entropy(grad: Any, z: Any, targets: Any, out: Any) -> tuple[Any, Any]:
+    """(softmax(z) - onehot(t)) / n for the logits; nothing for the class indices"""
+    t = data(targets)
+    n = len(t)
+    g = grad / n  # what reaches each row's picked log-probability
+    picked = scatter(broadcast_to(g, shape=(n,)), index=(list(range(n)), t), shape=shape_of(z))
+    return softmax(z, axis=1) * g - picked, None

@@ -1,0 +1,61 @@
+"""Fused functions of many Values: ``tg.sum``, ``tg.dot``, ``tg.affine``, each one node.
+
+>>> import topograd as tg
+>>> xs = [tg.Value(1.0), tg.Value(2.0), 3]
+>>> s = tg.sum(xs)
+>>> s.backward()
+>>> s.op, s.data, len(s.parents), xs[0].grad
+('sum', 6.0, 3, 1.0)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from ..ops.linalg import affine as affine_op
+from ..ops.linalg import dot as dot_op
+from ..ops.reductions import total
+from .value import Real, Value, as_values, constant, new_node
+
+
+def sum_of(values: Iterable[Value | Real]) -> Value:
+    """x1 + ... + xn as one node with n operands (the built-in ``sum`` makes a chain of n)."""
+    operands = as_values(values, "sum")
+    if not operands:
+        return constant(0.0)
+    return new_node(total.scalar(*[v.data for v in operands]), total, operands)  # type: ignore[misc]
+
+
+def dot(ws: Sequence[Value | Real], xs: Sequence[Value | Real]) -> Value:
+    """w1 x1 + ... + wn xn as one node whose operands are w1 ... wn, x1 ... xn.
+
+    >>> import topograd as tg
+    >>> w = [tg.Value(2.0), tg.Value(-1.0)]
+    >>> y = tg.dot(w, [3.0, 4.0])
+    >>> y.backward()
+    >>> y.op, y.data, [v.grad for v in w]
+    ('dot', 2.0, [3.0, 4.0])
+    """
+    if len(ws) != len(xs):
+        raise ValueError(f"dot() takes two sequences of one length, got {len(ws)} and {len(xs)}")
+    operands = as_values([*ws, *xs], "dot")
+    if not operands:
+        return constant(0.0)
+    return new_node(dot_op.scalar(*[v.data for v in operands]), dot_op, operands)  # type: ignore[misc]
+
+
+def affine(ws: Sequence[Value | Real], xs: Sequence[Value | Real], b: Value | Real) -> Value:
+    """w1 x1 + ... + wn xn + b as one node whose operands are w1 ... wn, x1 ... xn, b: a
+    neuron before its nonlinearity.
+
+    >>> import topograd as tg
+    >>> w, b = [tg.Value(2.0), tg.Value(-1.0)], tg.Value(0.5)
+    >>> y = tg.affine(w, [3.0, 4.0], b)
+    >>> y.backward()
+    >>> y.op, y.data, [v.grad for v in w], b.grad
+    ('affine', 2.5, [3.0, 4.0], 1.0)
+    """
+    if len(ws) != len(xs):
+        raise ValueError(f"affine() takes two sequences of one length, got {len(ws)} and {len(xs)}")
+    operands = as_values([*ws, *xs, b], "affine")
+    return new_node(affine_op.scalar(*[v.data for v in operands]), affine_op, operands)  # type: ignore[misc]

@@ -1,0 +1,350 @@
+"""The scalar ``Value``: a float that records the op and the operands that produced it.
+
+Each op's forward and derivative are entries of the registry (``topograd.ops``); the backward
+pass is the engine's (``topograd.autograd.engine``). This module holds the node and its kind:
+how a Value stores its operands and hands the engine its inputs and contributions. Standard
+library only.
+
+A number operand is stored as a number, not boxed in a Value (as PyTorch's Scalar overloads):
+``x * 2.0`` keeps ``2.0`` in the node, gradients flow to ``x`` alone, and ``.parents`` shows
+the 2.0 as a constant leaf.
+
+>>> import topograd as tg
+>>> a, b, c = tg.Value(2.0, label="a"), tg.Value(-3.0, label="b"), tg.Value(10.0, label="c")
+>>> e = (a * b + c).tanh()
+>>> e.backward()
+>>> a.grad, b.grad, c.grad
+(-0.0040228520490775965, 0.002681901366051731, 0.0013409506830258655)
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+from collections.abc import Iterable, Sequence
+from typing import Any, cast
+
+from ..autograd import engine
+from ..autograd.kinds import register_kind
+from ..autograd.modes import grad_mode, place
+from ..autograd.registry import Op
+from ..ops.activations import relu
+from ..ops.arithmetic import add, div, mul, neg, sub
+from ..ops.elementary import power
+from ..ops.methods import Methods
+
+Real = float | int  # and NumPy real scalars, checked at run time
+Number = float | int  # how a number operand is stored in a node
+
+
+def is_real(x: object) -> bool:
+    return isinstance(x, numbers.Real) and not isinstance(x, bool)
+
+
+def describe(x: object) -> str:
+    text = repr(x)
+    return f"{type(x).__name__} {text[:40] + '...' if len(text) > 40 else text}"
+
+
+def _no_rule(grad: Any, *args: Any) -> tuple[Any, ...]:
+    raise RuntimeError("a leaf has no derivative rule")
+
+
+LEAF = Op("", _no_rule, 0, "an input", "")
+CONSTANT = Op("", _no_rule, 0, "a number made a Value", "")  # wants no gradient
+
+
+class Value(Methods):
+    """A scalar in a computation graph: its ``data``, its ``grad`` and how it was made.
+
+    ``op`` names the op that produced it ("" for a leaf) and ``parents`` are its operands in
+    order, duplicates kept. ``grad`` holds d output / d self after a ``backward``.
+    """
+
+    # Two operand slots instead of a parents tuple: a tuple per node would cost 56 more bytes and
+    # one more object for the cyclic garbage collector to track. A variadic op keeps its operands
+    # as a tuple in _x (so does an op of three or more). _where is filled by anomaly mode only.
+    __slots__ = ("_op", "_where", "_x", "_y", "data", "grad", "label")
+    __array_ufunc__ = None  # Value + ndarray is a TypeError, not an array of objects
+
+    data: float
+    grad: float
+    label: str
+    _op: Op
+    _x: Value | Number | tuple[Value, ...] | None
+    _y: Value | Number | None
+    _where: str
+
+    def __init__(self, data: Real, label: str = "") -> None:
+        if type(data) is not float and not is_real(data):
+            raise TypeError(
+                f"Value() takes a real number (int, float, NumPy real), got {describe(data)}"
+            )
+        if not isinstance(label, str):
+            raise TypeError(f"Value() takes a str label, got {describe(label)}")
+        self.data = float(data)
+        self.grad = 0.0
+        self.label = label
+        self._op = LEAF
+        self._x = self._y = None
+
+    @property
+    def parents(self) -> tuple[Value, ...]:
+        """The operands of the op that produced this Value, in order, a number given as a number
+        shown as a constant leaf; ``()`` for a leaf."""
+        return tuple(o if isinstance(o, Value) else constant(o) for o in SCALAR.operands(self))
+
+    @property
+    def op(self) -> str:
+        """The name of the op that produced this Value: ``""`` for a leaf, else e.g. "mul"."""
+        return self._op.name
+
+    def __repr__(self) -> str:
+        extra = f", label={self.label!r}" if self.label else ""
+        extra += f", op={self.op!r}" if self.op else ""
+        return f"Value(data={self.data!r}, grad={self.grad!r}{extra})"
+
+    # Arithmetic with Values or numbers on either side. + and * are the hottest: spelt out.
+
+    def __add__(self, other: Value | Real) -> Value:
+        if type(other) is Value or isinstance(other, Value):
+            return new_node(self.data + other.data, add, self, other)
+        c = number(other)
+        return NotImplemented if c is None else new_node(self.data + c, add, self, c)
+
+    def __radd__(self, other: Real) -> Value:
+        c = number(other)
+        return NotImplemented if c is None else new_node(c + self.data, add, c, self)
+
+    def __mul__(self, other: Value | Real) -> Value:
+        if type(other) is Value or isinstance(other, Value):
+            return new_node(self.data * other.data, mul, self, other)
+        c = number(other)
+        return NotImplemented if c is None else new_node(self.data * c, mul, self, c)
+
+    def __rmul__(self, other: Real) -> Value:
+        c = number(other)
+        return NotImplemented if c is None else new_node(c * self.data, mul, c, self)
+
+    def __sub__(self, other: Value | Real) -> Value:
+        return binary(sub, self, other)
+
+    def __rsub__(self, other: Real) -> Value:
+        return binary(sub, other, self)
+
+    def __truediv__(self, other: Value | Real) -> Value:
+        return binary(div, self, other)
+
+    def __rtruediv__(self, other: Real) -> Value:
+        return binary(div, other, self)
+
+    def __pow__(self, other: Value | Real) -> Value:
+        return binary(power, self, other)
+
+    def __rpow__(self, other: Real) -> Value:
+        return binary(power, other, self)
+
+    def __neg__(self) -> Value:
+        return new_node(-self.data, neg, self)
+
+    def __abs__(self) -> Value:
+        return self.abs()
+
+    def relu(self) -> Value:
+        """max(x, 0): spelt out, the hottest function of a network."""
+        return new_node(0.0 if self.data < 0.0 else self.data, relu, self)
+
+    # Backward.
+
+    def backward(self, grad: Real = 1.0) -> None:
+        """Add d self / d node, times ``grad``, to ``.grad`` of every node this one depends on.
+
+        Intermediates included; calling it twice adds twice, exactly.
+        """
+        if grad is None:  # no default seed here: the signature's default is 1.0
+            raise TypeError(f"backward() takes a real number as grad, got {describe(grad)}")
+        engine.backward([self], [grad])
+
+
+def number(x: object) -> Number | None:
+    """A number operand as stored: itself if an exact float or int, else a float; None for what
+    is not a real number."""
+    t = type(x)
+    if t is float or t is int:
+        return cast(Number, x)
+    return float(x) if is_real(x) else None  # type: ignore[arg-type]
+
+
+def binary(op: Op, x: Value | Real, y: Value | Real) -> Value:
+    """``op`` of two operands, each a Value or a number; NotImplemented for anything else."""
+    a = x if isinstance(x, Value) else number(x)
+    b = y if isinstance(y, Value) else number(y)
+    if a is None or b is None:
+        return NotImplemented  # type: ignore[no-any-return]
+    scalar = cast(Any, op.scalar)
+    return new_node(scalar(_data(a), _data(b)), op, a, b)
+
+
+def _data(x: Value | Number) -> float:
+    return x.data if isinstance(x, Value) else x
+
+
+_new = object.__new__
+
+
+def new_node(
+    data: float,
+    op: Op,
+    x: Value | Number | tuple[Value, ...] | None = None,
+    y: Value | Number | None = None,
+) -> Value:
+    """A new node made by ``op`` from ``x`` (and ``y``); a leaf under ``no_grad``."""
+    out = _new(Value)
+    out.data = data
+    out.grad = 0.0
+    out.label = ""
+    record = grad_mode.record
+    if record:
+        out._op = op
+        out._x = x
+        out._y = y
+        if record is not True:  # anomaly mode: remember where the user made it
+            out._where = place()
+    else:
+        out._op = LEAF
+        out._x = out._y = None
+    return out
+
+
+def constant(x: float) -> Value:
+    """A Value for a number that takes part in an op: a leaf that wants no gradient."""
+    out = _new(Value)
+    out.data, out.grad, out.label = float(x), 0.0, ""
+    out._op, out._x, out._y = CONSTANT, None, None
+    return out
+
+
+def as_values(values: Iterable[Value | Real], function: str = "as_values") -> tuple[Value, ...]:
+    """The values as Values: each number a constant leaf; anything else a TypeError."""
+    given = tuple(values)
+    if set(map(type, given)) <= {Value}:  # the common case, checked at C speed
+        return cast(tuple[Value, ...], given)
+    operands = []
+    for v in given:
+        if isinstance(v, Value):
+            operands.append(v)
+        elif is_real(v):
+            operands.append(constant(float(v)))
+        else:
+            raise TypeError(f"{function}() takes Values or real numbers, got {describe(v)}")
+    return tuple(operands)
+
+
+def _is_number(x: object) -> bool:
+    return type(x) is float or type(x) is int
+
+
+class ScalarKind:
+    """The scalar kind as the engine sees it: inputs, contributions, ``.grad``."""
+
+    name = "scalar"
+    rank = 1
+
+    def apply(self, op: Op, args: tuple[Any, ...], params: dict[str, Any]) -> Value:
+        if params:
+            raise TypeError(f"{op.name}() takes no parameters on Values, got {sorted(params)}")
+        if op.scalar is None:
+            raise TypeError(f"{op.name}() works on Tensors, not on Values")
+        if op.arity == 1:
+            (x,) = args
+            return new_node(op.scalar(x.data), op, x)
+        if op.arity == 2:
+            result = binary(op, *args)
+            if result is NotImplemented:
+                raise TypeError(f"{op.name}() takes Values or real numbers")
+            return result
+        operands = as_values(args, op.name)
+        return new_node(op.scalar(*[v.data for v in operands]), op, operands)
+
+    def op(self, node: Value) -> Op | None:
+        return node._op if node._op.arity else None
+
+    def operands(self, node: Value) -> tuple[Any, ...]:
+        arity = node._op.arity
+        if arity == 2:
+            return (node._x, node._y)
+        if arity == 1:
+            return (node._x,)
+        return cast(tuple[Value, ...], node._x) if arity else ()
+
+    def params(self, node: Value) -> dict[str, Any]:
+        return {}
+
+    def inputs(self, node: Value) -> Sequence[Value]:
+        arity = node._op.arity
+        if arity == 2:
+            x, y = node._x, node._y
+            if type(x) is float or type(x) is int:
+                return (y,)  # type: ignore[return-value]  # (no cast: a hot path)
+            if type(y) is float or type(y) is int:
+                return (x,)  # type: ignore[return-value]
+            return (x, y)  # type: ignore[return-value]
+        if arity == 1:
+            return (node._x,)  # type: ignore[return-value]
+        return node._x if arity else ()  # type: ignore[return-value]  # n operands, or a leaf
+
+    def vjp(self, node: Value, grad: Any, create_graph: bool) -> Sequence[Any]:
+        op = node._op
+        arity = op.arity
+        if arity == 2:
+            x, y = node._x, node._y
+            x_number = type(x) is float or type(x) is int
+            y_number = type(y) is float or type(y) is int
+            if create_graph:
+                dx, dy = op.rule(grad, x, y, node)
+            else:
+                dx, dy = op.rule(
+                    grad,
+                    x if x_number else x.data,  # type: ignore[union-attr]
+                    y if y_number else y.data,  # type: ignore[union-attr]
+                    node.data,
+                )
+            return (dy,) if x_number else (dx,) if y_number else (dx, dy)
+        if arity == 1:
+            if create_graph:
+                return op.rule(grad, node._x, node)
+            return op.rule(grad, node._x.data, node.data)  # type: ignore[union-attr]
+        operands = cast(tuple[Value, ...], node._x)
+        if create_graph:
+            return op.rule(grad, *operands, node)
+        return op.rule(grad, *[v.data for v in operands], node.data)
+
+    def accumulate(self, node: Value, grad: Any) -> None:
+        node.grad = node.grad + grad if node.grad else grad  # a first -0.0 keeps its sign
+
+    def seed(self, node: Value, gradient: Any) -> float:
+        if gradient is None:
+            return 1.0
+        if type(gradient) is not float and not is_real(gradient):
+            raise TypeError(f"backward() takes a real number as grad, got {describe(gradient)}")
+        return float(gradient)
+
+    def as_grad(self, node: Value, grad: Any, create_graph: bool) -> Any:
+        if grad is None:
+            grad = 0.0
+        if create_graph and not isinstance(grad, Value):
+            return constant(grad)
+        return grad
+
+    def has_nan(self, node: Value, grad: Any) -> bool:
+        """Whether a NaN arrives here that matters: a constant wants no gradient."""
+        if node._op is CONSTANT:
+            return False
+        return math.isnan(grad.data if isinstance(grad, Value) else grad)
+
+    def created_at(self, node: Value) -> str | None:
+        return getattr(node, "_where", None)
+
+
+SCALAR = ScalarKind()
+register_kind(SCALAR, Value)

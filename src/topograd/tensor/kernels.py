@@ -1,0 +1,101 @@
+"""The ops' forwards on NumPy arrays that NumPy does not have under the op's name. The registry
+names each op's array forward (``Op.array``): a function of this module, or else of NumPy.
+
+>>> import numpy as np
+>>> relu(np.array([-1.0, -0.0, 2.0]))
+array([ 0., -0.,  2.])
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+Array = np.ndarray[Any, Any]
+
+
+def relu(x: Array) -> Array:
+    """max(x, 0), keeping -0.0 as PyTorch does (np.maximum alone would give +0.0)."""
+    out = np.asarray(np.maximum(x, np.zeros((), x.dtype)))
+    zero = np.asarray(x == 0)
+    if zero.any():
+        out[zero] = x[zero]
+    return out
+
+
+def leaky_relu(x: Array) -> Array:
+    """x where x > 0, else 0.01 x."""
+    return np.where(x > 0, x, x * np.asarray(0.01, x.dtype))
+
+
+def sigmoid(x: Array) -> Array:
+    """1 / (1 + e^-x) without overflow: e^-|x| is never large."""
+    e = np.exp(-np.abs(x))
+    return np.where(x >= 0, 1.0 / (1.0 + e), e / (1.0 + e)).astype(x.dtype)
+
+
+def softplus(x: Array) -> Array:
+    """log(1 + e^x) as max(x, 0) + log1p(e^-|x|): no overflow."""
+    return np.maximum(x, np.zeros((), x.dtype)) + np.log1p(np.exp(-np.abs(x)))
+
+
+def sign(x: Array) -> Array:
+    """-1, 0 or 1; 0 at nan, as PyTorch."""
+    return np.nan_to_num(np.sign(x), nan=0.0)
+
+
+_erf = np.vectorize(math.erf, otypes=[np.float64])
+
+
+def erf(x: Array) -> Array:
+    """The error function, element by element (NumPy has none)."""
+    return np.asarray(_erf(x), dtype=x.dtype)
+
+
+def reshape(x: Array, shape: tuple[int, ...]) -> Array:
+    return np.asarray(np.reshape(x, shape))
+
+
+def broadcast_to(x: Array, shape: tuple[int, ...]) -> Array:
+    """A fresh array, never a read-only view: gradients are added into."""
+    return np.broadcast_to(x, shape).copy()
+
+
+def getitem(x: Array, index: Any) -> Array:
+    return np.asarray(x[index])
+
+
+def scatter(g: Array, index: Any, shape: tuple[int, ...]) -> Array:
+    """Zeros of ``shape`` with ``g`` added at ``index``; a repeated index accumulates."""
+    out = np.zeros(shape, dtype=g.dtype)
+    np.add.at(out, index, g)
+    return out
+
+
+def concatenate(*xs: Array, axis: int = 0) -> Array:
+    return np.concatenate(xs, axis=axis)
+
+
+def stack(*xs: Array, axis: int = 0) -> Array:
+    return np.stack(xs, axis=axis)
+
+
+def linear(x: Array, w: Array, b: Array) -> Array:
+    """x W^T + b, as torch.nn.functional.linear."""
+    return x @ w.T + b
+
+
+def log_softmax(x: Array, axis: int = -1) -> Array:
+    shifted = x - x.max(axis=axis, keepdims=True)
+    return np.asarray(shifted - np.log(np.exp(shifted).sum(axis=axis, keepdims=True)))
+
+
+def softmax(x: Array, axis: int = -1) -> Array:
+    return np.exp(log_softmax(x, axis))
+
+
+def cross_entropy(z: Array, targets: Array) -> Array:
+    """The mean over rows of -log softmax(z)[target]."""
+    return np.asarray(-log_softmax(z, 1)[np.arange(len(targets)), targets].mean())
