@@ -10,7 +10,7 @@ import xml.etree.ElementTree as ET
 import pytest
 
 import topograd as tg
-from topograd.demo import lesson_graph
+from topograd.cli.demo import lesson_graph
 from topograd.viz.draw import to_dot, to_svg
 from topograd.viz.layout import VERTEX_GAP, layout
 

@@ -17,7 +17,7 @@ from oracle import ON_TENSORS, ON_VALUES, SCALAR_OPS, leaf
 import topograd as tg
 from topograd.autograd.engine import topological_order
 from topograd.autograd.registry import OPS
-from topograd.verify.gradcheck import draw_point
+from topograd.verify.scalar_rules import draw_point
 
 finite = st.floats(-10, 10, allow_nan=False)
 

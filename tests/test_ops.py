@@ -11,8 +11,8 @@ from oracle import ON_VALUES, SCALAR_OPS, TENSOR_OPS, reference, same, torch_gra
 
 import topograd as tg
 from topograd.autograd.registry import OPS
-from topograd.verify.gradcheck import draw_point
 from topograd.verify.numeric import central_difference
+from topograd.verify.scalar_rules import draw_point
 
 POINTS_PER_OP = 200
 

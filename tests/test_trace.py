@@ -7,7 +7,7 @@ import math
 
 import topograd as tg
 from topograd.autograd.engine import topological_order
-from topograd.demo import lesson_graph
+from topograd.cli.demo import lesson_graph
 from topograd.viz.trace import trace
 
 DN = 1 - math.tanh(4.0) ** 2  # tanh' at n = a*b + c = 4

@@ -13,7 +13,7 @@ import pytest
 import torch
 
 import topograd as tg
-from topograd.train import train
+from topograd.train.recipe import train
 
 START = [0.5, -1.5, 2.0, 0.0]
 
@@ -217,23 +217,21 @@ def test_train_without_matplotlib_says_how_to_install_it(tmp_path: Path) -> None
 
 
 def test_the_tensor_engine_runs_the_scalar_training_exactly() -> None:
-    from topograd.train_tensor import train_2d_tensor
-
     for dataset in ["moons", "blobs"]:
         scalar, tensor = (
             train(dataset, steps=30, seed=1),
-            train_2d_tensor(dataset, steps=30, seed=1),
+            train(dataset, steps=30, seed=1, engine="tensor"),
         )
         assert tensor.losses == pytest.approx(scalar.losses, rel=1e-12)
         assert tensor.accuracies == scalar.accuracies
 
 
 def test_digits_reach_95_percent_on_held_out_images() -> None:
-    from topograd.train_tensor import train_digits
+    from topograd.train.digits import train_digits
 
     run = train_digits(steps=300, seed=0)
     assert run.test_accuracy >= 0.95
-    assert len(run.extra["labels"]) == 360
+    assert len(run.labels) == len(run.predicted) == len(run.images) == 360
 
 
 def test_train_command_on_the_tensor_engine(tmp_path: Path) -> None:

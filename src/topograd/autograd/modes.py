@@ -13,7 +13,6 @@ gradients for NaN, even inside ``no_grad``).
 
 from __future__ import annotations
 
-import linecache
 import os
 import sys
 import threading
@@ -59,6 +58,8 @@ _PACKAGE = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
 def place() -> str:
     """The file and line of the user code that is calling into topograd (anomaly mode keeps
     it on each node it makes)."""
+    import linecache  # anomaly mode only: its import costs the start of every program
+
     frame = sys._getframe(1)
     while frame.f_back is not None and frame.f_code.co_filename.startswith(_PACKAGE):
         frame = frame.f_back

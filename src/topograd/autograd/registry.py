@@ -25,8 +25,7 @@ True
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
-from typing import Any, TypeVar, overload
+from typing import Any, NamedTuple, TypeVar, overload
 
 from .kinds import dispatch
 
@@ -40,46 +39,80 @@ SpecialPoint = tuple[tuple[Any, ...], Any, tuple[Any, ...]]
 ANY: Interval = (-3.0, 3.0)
 POSITIVE: Interval = (0.05, 4.0)
 AWAY_FROM_ZERO: Interval = (0.25, 3.0)  # drawn with either sign
-UNIT: Interval = (-0.9, 0.9)
 
 T = TypeVar("T")
 
 
-@dataclass(frozen=True)
-class Given:
+class Given(NamedTuple):
     """An input of a check case given as it is, not drawn: a mask, class indices."""
 
     value: Any
 
 
-@dataclass(frozen=True)
-class Case:
+class Case(NamedTuple):
     """How ``topograd check`` calls an op on Tensors: input shapes (drawn from the op's
     domain) or ``Given`` inputs, and the op's parameters."""
 
     inputs: tuple[Any, ...]
-    params: Mapping[str, Any] = field(default_factory=dict)
+    params: Mapping[str, Any] = {}  # read only: never changed in place
 
 
-@dataclass(eq=False)
 class Op:
     """One entry of the registry. Calling it applies the op to numbers, arrays, Values or
-    Tensors, in their kind: ``OPS["cos"](0.0) == 1.0``."""
+    Tensors, in their kind: ``OPS["cos"](0.0) == 1.0``.
 
-    name: str  # the ``.op`` of its results, the method's and the parser's name
-    rule: Rule
-    arity: int  # inputs, or VARIADIC
-    maths: str  # its value, one line: "tanh(x)"
-    derivative: str  # its derivative, one line (the rule's docstring)
-    scalar: Callable[..., Any] | None = None  # the forward on floats, IEEE results
-    array: str | None = None  # the NumPy kernel: a function of tensor/kernels.py or of numpy
-    domain: tuple[Interval, ...] = ()  # per input: where tests draw points
-    special: tuple[SpecialPoint, ...] = ()
-    symbol: str = ""  # how formulas write it ("+"); "" for a function, written by its name
-    torch: str = ""  # PyTorch's spelling, for the docs and the tests
-    cases: tuple[Case, ...] = ()  # Tensor ops with parameters: how to check them
-    needs: bool = False  # the rule takes ``needs=``, which inputs want a gradient
-    custom: bool = False  # made by tg.custom_op
+    (A plain class, not a dataclass: importing dataclasses would cost every program that
+    imports topograd more than the whole registry does.)"""
+
+    __slots__ = (
+        "arity",
+        "array",
+        "cases",
+        "custom",
+        "derivative",
+        "domain",
+        "maths",
+        "name",
+        "needs",
+        "rule",
+        "scalar",
+        "special",
+        "symbol",
+        "torch",
+    )
+
+    def __init__(
+        self,
+        name: str,
+        rule: Rule,
+        arity: int,
+        maths: str,
+        derivative: str,
+        scalar: Callable[..., Any] | None = None,
+        array: str | None = None,
+        *,
+        domain: tuple[Interval, ...] = (),
+        special: tuple[SpecialPoint, ...] = (),
+        symbol: str = "",
+        torch: str = "",
+        cases: tuple[Case, ...] = (),
+        needs: bool = False,
+        custom: bool = False,
+    ) -> None:
+        self.name = name  # the ``.op`` of its results, the method's and the parser's name
+        self.rule = rule
+        self.arity = arity  # inputs, or VARIADIC
+        self.maths = maths  # its value, one line: "tanh(x)"
+        self.derivative = derivative  # its derivative, one line (the rule's docstring)
+        self.scalar = scalar  # the forward on floats, IEEE results
+        self.array = array  # the NumPy kernel: a function of tensor/kernels.py or of numpy
+        self.domain = domain  # per input: where tests draw points
+        self.special = special  # (inputs, value, contributions for grad = 1), PyTorch's
+        self.symbol = symbol  # how formulas write it ("+"); "" for a function, by its name
+        self.torch = torch  # PyTorch's spelling, for the docs and the tests
+        self.cases = cases  # Tensor ops with parameters: how to check them
+        self.needs = needs  # the rule takes ``needs=``, which inputs want a gradient
+        self.custom = custom  # made by tg.custom_op
 
     @overload
     def __call__(self, x: T, /) -> T: ...
@@ -148,12 +181,12 @@ def register(
             (rule.__doc__ or "").strip().splitlines()[0] if rule.__doc__ else "",
             scalar,
             array,
-            tuple(domain),
-            tuple(special),
-            symbol,
-            torch,
-            tuple(cases),
-            needs,
+            domain=tuple(domain),
+            special=tuple(special),
+            symbol=symbol,
+            torch=torch,
+            cases=tuple(cases),
+            needs=needs,
         )
         add(op)
         return op

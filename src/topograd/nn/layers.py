@@ -48,11 +48,6 @@ class Linear(Module):
     def __call__(self, x: Operand) -> Tensor:
         return linear(x, self.weight, self.bias)
 
-    def named_parameters(self) -> Iterator[tuple[str, Any]]:
-        yield "weight", self.weight
-        if self.bias is not None:
-            yield "bias", self.bias
-
     def __repr__(self) -> str:
         out, inp = self.weight.shape
         return f"Linear(in_features={inp}, out_features={out}, bias={self.bias is not None})"
@@ -85,11 +80,10 @@ class Sequential(Module):
             x = module(x)
         return x
 
-    def named_parameters(self) -> Iterator[tuple[str, Any]]:
+    def named_children(self) -> Iterator[tuple[str, Any]]:
+        """The modules by position, as PyTorch names them: ``0.weight``."""
         for i, module in enumerate(self.modules):
-            if isinstance(module, Module):
-                for name, p in module.named_parameters():
-                    yield f"{i}.{name}", p
+            yield str(i), module
 
     def __repr__(self) -> str:
         inner = "".join(f"\n  ({i}): {m!r}" for i, m in enumerate(self.modules))

@@ -13,7 +13,6 @@ as the built-in ops, so the same checks cover them.
 
 from __future__ import annotations
 
-import inspect
 import math
 from collections.abc import Callable, Sequence
 from typing import Any, cast
@@ -68,6 +67,8 @@ def custom_op(
 
 def _arity(forward: Callable[..., Any]) -> int:
     """How many inputs the forward takes, or VARIADIC where it takes any number."""
+    import inspect  # custom ops only: its import costs the start of every program
+
     try:
         parameters = inspect.signature(forward).parameters.values()
     except (TypeError, ValueError):  # a builtin without a signature (math.hypot)

@@ -99,6 +99,13 @@ class Value(Methods):
         """The name of the op that produced this Value: ``""`` for a leaf, else e.g. "mul"."""
         return self._op.name
 
+    def item(self) -> float:
+        """The number, as a Python float (as ``Tensor.item()``)."""
+        return self.data
+
+    def __float__(self) -> float:
+        return self.data
+
     def __repr__(self) -> str:
         extra = f", label={self.label!r}" if self.label else ""
         extra += f", op={self.op!r}" if self.op else ""

@@ -22,6 +22,8 @@ def unbroadcast(grad: Any, shape: tuple[int, ...]) -> Any:
         lead + i for i, n in enumerate(shape) if n == 1 and grad.shape[lead + i] != 1
     )
     summed = grad.sum(axis=axes, keepdims=True) if axes else grad
-    if tuple(summed.shape[lead:]) != shape:  # a rule that got its shapes wrong, never hidden
-        raise AssertionError(f"a gradient of shape {grad.shape} does not fit shape {shape}")
+    if lead < 0 or tuple(summed.shape[lead:]) != shape:  # a rule's wrong shape, never hidden
+        raise RuntimeError(
+            f"a rule gave a gradient of shape {tuple(grad.shape)} for an input of shape {shape}"
+        )
     return summed.reshape(shape)

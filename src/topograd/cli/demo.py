@@ -1,4 +1,5 @@
-"""The lesson's example, told step by step: e = tanh(a*b + c) at a = 2, b = -3, c = 10.
+"""``topograd demo``: the lesson's example, told step by step: e = tanh(a*b + c) at a = 2,
+b = -3, c = 10.
 
 Forward values, the order of the backward pass, each step of it, every gradient beside its
 central difference (and PyTorch's, where torch is installed), then three experiments.
@@ -6,13 +7,37 @@ central difference (and PyTorch's, where torch is installed), then three experim
 
 from __future__ import annotations
 
+import argparse
 from pathlib import Path
+from typing import Any
 
-from .autograd.engine import topological_order
-from .scalar.value import Value
-from .verify.numeric import central_difference
-from .viz.draw import to_svg
-from .viz.trace import trace
+from ..autograd.engine import topological_order
+from ..scalar.value import Value
+from ..verify.numeric import central_difference
+from ..viz.draw import to_svg
+from ..viz.trace import trace
+from .common import UsageError
+
+
+def add(commands: Any) -> None:
+    demo = commands.add_parser(
+        "demo",
+        help="the lesson: e = tanh(a*b + c), forward, backward, checks, three experiments",
+        description="Build e = tanh(a*b + c) at a=2, b=-3, c=10, run backprop step by step, "
+        "check every gradient against central differences (and PyTorch where installed), try "
+        "three experiments, and draw the graph as SVG.",
+    )
+    demo.add_argument("--out", default="out", help="folder for the drawing (default: out)")
+    demo.set_defaults(run=command)
+
+
+def command(args: argparse.Namespace) -> int:
+    try:
+        text = run(Path(args.out))
+    except OSError as error:
+        raise UsageError(f"cannot write the drawing into {args.out}: {error.strerror}") from None
+    print(text)
+    return 0
 
 
 def lesson_graph(a: float = 2.0, b: float = -3.0, c: float = 10.0) -> Value:

@@ -14,7 +14,7 @@ Each neuron is one fused ``affine`` node (w . x + b) instead of a chain of 2n no
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from ..scalar.functions import affine
@@ -49,11 +49,6 @@ class Neuron(Module):
         act = affine(self.w, x, self.b)
         return act.relu() if self.nonlin else act
 
-    def named_parameters(self) -> Iterator[tuple[str, Value]]:
-        for i, w in enumerate(self.w):
-            yield f"w.{i}", w
-        yield "b", self.b
-
     def __repr__(self) -> str:
         return f"{'ReLU' if self.nonlin else 'Linear'}Neuron({len(self.w)})"
 
@@ -70,11 +65,6 @@ class Layer(Module):
         inputs = as_values(x, "Layer")  # numbers become constants once, not once per neuron
         out = [n(inputs) for n in self.neurons]
         return out[0] if len(out) == 1 else out
-
-    def named_parameters(self) -> Iterator[tuple[str, Value]]:
-        for i, neuron in enumerate(self.neurons):
-            for name, p in neuron.named_parameters():
-                yield f"neurons.{i}.{name}", p
 
     def __repr__(self) -> str:
         return f"Layer of [{', '.join(str(n) for n in self.neurons)}]"
@@ -96,11 +86,6 @@ class MLP(Module):
         for layer in self.layers:
             out = layer(out if isinstance(out, list) else [out])
         return out
-
-    def named_parameters(self) -> Iterator[tuple[str, Value]]:
-        for i, layer in enumerate(self.layers):
-            for name, p in layer.named_parameters():
-                yield f"layers.{i}.{name}", p
 
     def __repr__(self) -> str:
         return f"MLP of [{', '.join(str(layer) for layer in self.layers)}]"

@@ -23,9 +23,9 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from .autograd.registry import OPS, Op
-from .ops.arithmetic import neg
-from .scalar.value import Value
+from ..autograd.registry import OPS, Op
+from ..ops.arithmetic import neg
+from ..scalar.value import Value
 
 MAX_LENGTH = 1000  # characters
 MAX_NODES = 400  # numbers, names and operations in the tree

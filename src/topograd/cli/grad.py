@@ -1,0 +1,82 @@
+"""``topograd grad EXPR NAME=VALUE ...``: differentiate a typed expression, check every
+gradient against central differences, and show the backward pass or draw the graph."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from collections.abc import Sequence
+from typing import Any
+
+from ..expr import functions, operator_list, parse
+from ..verify.numeric import central_difference
+from ..viz.draw import to_dot, to_svg
+from ..viz.graph import json_number
+from ..viz.trace import trace
+from .common import UsageError, write
+
+
+def add(commands: Any) -> None:
+    grad = commands.add_parser(
+        "grad",
+        help="differentiate an expression: topograd grad 'tanh(a*b + c)' a=2 b=-3 c=10",
+        description="Evaluate EXPR at the given values, run backprop, and print the value and "
+        "the gradient of every input beside its central-difference check. EXPR uses numbers, "
+        f"names, {operator_list()}, and the functions {' '.join(functions())}.",
+        epilog="An expression that starts with '-' goes after '--': topograd grad -- '-x' x=1",
+    )
+    grad.add_argument("expression", metavar="EXPR")
+    grad.add_argument("values", metavar="NAME=VALUE", nargs="*")
+    grad.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    grad.add_argument("--trace", action="store_true", help="add the backward pass step by step")
+    grad.add_argument("--svg", metavar="FILE", help="draw the graph as SVG into FILE")
+    grad.add_argument("--dot", metavar="FILE", help="write the graph as Graphviz DOT into FILE")
+    grad.set_defaults(run=run)
+
+
+def assignments(texts: Sequence[str]) -> dict[str, float]:
+    values: dict[str, float] = {}
+    for text in texts:
+        name, sep, number = text.partition("=")
+        name = name.strip()
+        if not sep or not name.isidentifier():
+            raise UsageError(f"{text!r} is not NAME=VALUE")
+        if name in values:
+            raise UsageError(f"{name} is given twice")
+        try:
+            values[name] = float(number)
+        except ValueError:
+            raise UsageError(f"the value of {name}, {number!r}, is not a number") from None
+    return values
+
+
+def run(args: argparse.Namespace) -> int:
+    expression = parse(args.expression)
+    out, inputs = expression.build(assignments(args.values))
+    out.backward()
+    checks = {name: central_difference(out, v) for name, v in inputs.items()}
+    for path, draw in ((args.svg, to_svg), (args.dot, to_dot)):
+        if path:
+            write(path, draw(out))
+    if args.json:
+        report: dict[str, Any] = {
+            "expression": expression.text,
+            "value": json_number(out.data),
+            "grads": {n: json_number(v.grad) for n, v in inputs.items()},
+            "central_differences": {n: json_number(c) for n, c in checks.items()},
+        }
+        if args.trace:
+            report["trace"] = trace(out).to_json()
+        print(json.dumps(report))
+        return 0
+    print(f"{expression.text}  at  {', '.join(f'{n} = {v.data:g}' for n, v in inputs.items())}")
+    print(f"value  {out.data!r}\n")
+    width = max([len(n) for n in inputs] + [4])
+    print(f"{'d/d' + ' ' * (width - 3)}  {'backprop':>24}  {'central difference':>24}  |diff|")
+    for name, v in inputs.items():
+        gap = abs(v.grad - checks[name])
+        print(f"{name:<{width}}  {v.grad!r:>24}  {checks[name]!r:>24}  {gap:.1e}")
+    if args.trace:
+        print("\nBackward pass, step by step:\n")
+        print(trace(out).table())
+    return 0

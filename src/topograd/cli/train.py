@@ -1,0 +1,167 @@
+"""``topograd train``: micrograd's demo recipe on a 2-D dataset on either engine, or the digits
+on Tensors, with a progress bar, the final accuracy, a plot and the saved model."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import Any
+
+from ..train.datasets import DATASETS
+from .common import UsageError, natural, positive
+
+PLOT_FORMATS = (".png", ".pdf", ".svg", ".jpg", ".jpeg")
+
+
+def add(commands: Any) -> None:
+    train = commands.add_parser(
+        "train",
+        help="train an MLP: micrograd's demo on a 2-D dataset, or the digits on Tensors",
+        description="Train MLP(2, [16, 16, 1]) (more outputs for more classes) on a small 2-D "
+        "dataset with micrograd's demo recipe: full batch, hinge (or cross-entropy) loss plus "
+        "1e-4 * L2, SGD with the learning rate falling linearly, on scalar Values or, with "
+        "--engine tensor, on Tensors (then also timing the scalar run). --dataset digits trains "
+        "an MLP 64-64-10 on scikit-learn's 8x8 digits on Tensors. A progress bar, the final "
+        "accuracy, and optionally a plot and the saved model.",
+    )
+    train.add_argument("--dataset", choices=[*sorted(DATASETS), "digits"], default="moons")
+    train.add_argument(
+        "--engine",
+        choices=["scalar", "tensor"],
+        default=None,
+        help="scalar Values or NumPy Tensors (default: scalar; the digits: tensor)",
+    )
+    train.add_argument(
+        "--steps", type=positive, default=None, help="steps (default 100; digits 300)"
+    )
+    train.add_argument("--seed", type=natural, default=0, help="seed of the data and the weights")
+    train.add_argument("--points", type=positive, default=100, help="dataset size (default 100)")
+    train.add_argument("--plot", metavar="FILE.png", help="draw the decision boundary into FILE")
+    train.add_argument("--save", metavar="FILE", help="save the model (FILE.json, or FILE.npz)")
+    train.set_defaults(run=run)
+
+
+def progress(steps: int) -> Callable[[Iterable[int]], Any]:
+    """tqdm's bar where tqdm is installed; else a line every tenth of the way."""
+    try:
+        from tqdm import tqdm
+    except ImportError:
+        return lambda steps_range: _Every(steps_range, max(1, steps // 10))
+    return lambda steps_range: tqdm(
+        steps_range, desc="training", unit="step", ncols=90, mininterval=0.25
+    )
+
+
+class _Every:
+    def __init__(self, steps: Iterable[int], every: int) -> None:
+        self.steps, self.every, self.postfix = list(steps), every, ""
+
+    def __iter__(self) -> Any:
+        for k in self.steps:
+            yield k
+            if (k + 1) % self.every == 0 or k + 1 == len(self.steps):
+                print(f"step {k + 1}/{len(self.steps)}  {self.postfix}", file=sys.stderr)
+
+    def set_postfix(self, **values: str) -> None:
+        self.postfix = "  ".join(f"{k} {v}" for k, v in values.items())
+
+
+def _need_matplotlib() -> None:
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        raise UsageError(
+            "--plot needs matplotlib, which is not installed: "
+            "pip install 'topograd[demo]' (or pip install matplotlib)"
+        ) from None
+
+
+def _writable(path: str | None, what: str, suffixes: tuple[str, ...]) -> None:
+    """Refuse a file that cannot be written before the training, not after it."""
+    if not path:
+        return
+    target = Path(path)
+    if target.suffix.lower() not in suffixes:
+        raise UsageError(f"{what} must end in {', '.join(suffixes)}: {path}")
+    if not target.parent.is_dir():
+        raise UsageError(f"cannot write {path}: no folder {target.parent}")
+
+
+def run(args: argparse.Namespace) -> int:
+    args.engine = args.engine or ("tensor" if args.dataset == "digits" else "scalar")
+    _writable(args.plot, "--plot", PLOT_FORMATS)
+    _writable(args.save, "--save", (".json", ".npz"))
+    if args.plot:
+        _need_matplotlib()
+    if args.dataset == "digits" and args.engine == "scalar":
+        raise UsageError("the digits train on the tensor engine: --engine tensor")
+    try:
+        return _digits(args) if args.dataset == "digits" else _two_d(args)
+    except (OSError, ValueError) as error:  # a file that cannot be written, a bad dataset size
+        raise UsageError(str(error)) from None
+
+
+def _two_d(args: argparse.Namespace) -> int:
+    from ..train.plots import plot_run
+    from ..train.recipe import train
+
+    steps = args.steps or 100
+    run = train(args.dataset, steps, args.seed, args.points, args.engine, progress(steps))
+    n, accuracy = len(run.labels), run.accuracies[-1]
+    shape = f"MLP(2, [16, 16, {1 if run.classes == 2 else run.classes}])"
+    kind = "hinge loss" if run.classes == 2 else "softmax cross-entropy"
+    print(
+        f"{shape} on {n} {args.dataset} points, seed {args.seed}, {args.engine} engine: "
+        f"{kind} + 1e-4 * L2, {steps} steps of SGD"
+    )
+    print(
+        f"final loss {run.losses[-1]:.4f}, accuracy {accuracy:.0%} ({round(accuracy * n)} of "
+        f"{n} points), {_ms(run.seconds):.2f} ms per step"
+    )
+    if args.engine == "tensor":
+        scalar = train(args.dataset, steps, args.seed, args.points)  # the same run, for the race
+        gap = max(abs(a - b) for a, b in zip(scalar.losses, run.losses, strict=True))
+        print(
+            f"the scalar engine took {_ms(scalar.seconds):.1f} ms per step on the same run: the "
+            f"tensor engine is {_ms(scalar.seconds) / _ms(run.seconds):.0f}x faster (losses "
+            f"agree to {gap:.1g})"
+        )
+    if args.plot:
+        engine = " on Tensors" if args.engine == "tensor" else ""
+        plot_run(run, args.plot, f"{args.dataset}{engine}: {accuracy:.0%} after {steps} steps")
+        print(f"decision boundary with the training points: {args.plot}")
+    if args.save:
+        run.model.save(args.save)
+        print(f"model saved to {args.save}")
+    return 0
+
+
+def _ms(seconds: list[float]) -> float:
+    return 1e3 * sum(seconds) / len(seconds)
+
+
+def _digits(args: argparse.Namespace) -> int:
+    from ..train.digits import MissingExtraError, train_digits
+    from ..train.plots import plot_digits
+
+    steps = args.steps or 300
+    try:
+        run = train_digits(steps, args.seed, progress=progress(steps))
+    except MissingExtraError as error:
+        raise UsageError(str(error)) from None
+    tested = len(run.labels)
+    right = round(run.test_accuracy * tested)
+    print(
+        f"MLP 64-64-10 on scikit-learn's 8x8 digits: Adam, mini-batches of 128, {steps} steps, "
+        f"{1e3 * sum(run.history.seconds):.0f} ms in all"
+    )
+    print(f"test accuracy {run.test_accuracy:.1%} ({right} of {tested} held-out images)")
+    if args.plot:
+        plot_digits(run, args.plot, f"digits: {run.test_accuracy:.1%} on held-out images")
+        print(f"confusion matrix and misclassified images: {args.plot}")
+    if args.save:
+        run.model.save(args.save)
+        print(f"model saved to {args.save}")
+    return 0

@@ -1,0 +1,60 @@
+"""The optimizer loop, once: every optimizer is a subclass that writes only ``update``.
+
+The base class owns what all share, as ``torch.optim`` does: the parameters, skipping those
+without a gradient, L2 ``weight_decay`` (added to the gradient), per-parameter state, and
+``zero_grad``. It works on anything with ``.data`` and ``.grad``: scalar Values and Tensors.
+
+>>> import topograd as tg
+>>> class HalfStep(Optimizer):
+...     def update(self, p, grad, state):
+...         p.data -= self.lr * grad / 2
+>>> w = tg.Value(1.0)
+>>> (w * w).backward()
+>>> HalfStep([w], lr=0.1).step()
+>>> w.data
+0.9
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any, Protocol
+
+
+class Parameter(Protocol):
+    data: Any
+    grad: Any
+
+
+class Optimizer:
+    """Parameters, a learning rate, L2 weight decay, and one state dict per parameter."""
+
+    def __init__(self, params: Iterable[Parameter], lr: float, weight_decay: float = 0.0) -> None:
+        self.params = list(params)
+        if not self.params:
+            raise ValueError("an optimizer needs at least one parameter")
+        if lr < 0:
+            raise ValueError(f"the learning rate must be >= 0, got {lr}")
+        if weight_decay < 0:
+            raise ValueError(f"weight_decay must be >= 0, got {weight_decay}")
+        self.lr = lr
+        self.weight_decay = weight_decay
+        self.state: list[dict[str, Any]] = [{} for _ in self.params]
+
+    def zero_grad(self) -> None:
+        """Forget the gradients: 0.0 for a scalar, None for an array (as PyTorch)."""
+        for p in self.params:
+            p.grad = 0.0 if isinstance(p.grad, float) else None
+
+    def step(self) -> None:
+        """One update of every parameter that has a gradient."""
+        decay = self.weight_decay
+        for p, state in zip(self.params, self.state):
+            if p.grad is None:
+                continue
+            self.update(p, p.grad + decay * p.data if decay else p.grad, state)
+
+    def update(self, p: Parameter, grad: Any, state: dict[str, Any]) -> None:
+        """Move ``p`` given its gradient (weight decay included) and its state: in place for
+        an array, a new float for a scalar."""
+        raise NotImplementedError(f"{type(self).__name__} must define update()")

@@ -1,0 +1,86 @@
+"""The pictures of a training run, with matplotlib (the ``demo`` extra): decision regions of a
+2-D run, the confusion matrix and the misclassified images of the digits."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from .datasets import Points
+from .digits import DigitsRun
+from .recipe import Run
+
+
+def plot_run(run: Run, path: str | Path, title: str) -> None:
+    """The decision regions of a 2-D run's model, with the training points, as an image."""
+    plot_regions(run.points, run.labels, run.classes, run.predict, path, title)
+
+
+def plot_regions(
+    points: Points,
+    labels: Any,
+    classes: int,
+    predict: Callable[[Points], Any],
+    path: str | Path,
+    title: str,
+) -> None:
+    """Decision regions (``predict`` maps a list of points to their classes) and the points."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    xs, ys = [p[0] for p in points], [p[1] for p in points]
+    pad = 0.5
+    x0, x1, y0, y1 = min(xs) - pad, max(xs) + pad, min(ys) - pad, max(ys) + pad
+    size = 100
+    gx = [x0 + (x1 - x0) * i / (size - 1) for i in range(size)]
+    gy = [y0 + (y1 - y0) * j / (size - 1) for j in range(size)]
+    flat = list(predict([[a, b] for b in gy for a in gx]))
+    regions = [flat[j * size : (j + 1) * size] for j in range(size)]
+    figure, axes = plt.subplots(figsize=(6, 5), dpi=120)
+    levels = [k - 0.5 for k in range(classes + 1)]
+    axes.contourf(gx, gy, regions, levels=levels, cmap="coolwarm", alpha=0.35)
+    axes.scatter(xs, ys, c=list(labels), cmap="coolwarm", edgecolors="black", linewidths=0.6, s=36)
+    axes.set_title(title)
+    axes.set_xlim(x0, x1)
+    axes.set_ylim(y0, y1)
+    figure.tight_layout()
+    figure.savefig(path)
+    plt.close(figure)
+
+
+def plot_digits(run: DigitsRun, path: str | Path, title: str) -> None:
+    """The confusion matrix, and some of the misclassified test images."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    labels, predicted, images = run.labels, run.predicted, run.images
+    confusion = np.zeros((10, 10), dtype=int)
+    np.add.at(confusion, (labels, predicted), 1)
+    wrong = np.flatnonzero(labels != predicted)[:8]
+    figure = plt.figure(figsize=(10, 5), dpi=110)
+    axes = figure.add_subplot(1, 2, 1)
+    axes.imshow(confusion, cmap="Blues")
+    for (i, j), count in np.ndenumerate(confusion):
+        if count:
+            color = "white" if count > confusion.max() / 2 else "black"
+            axes.text(j, i, str(count), ha="center", va="center", fontsize=8, color=color)
+    axes.set_xlabel("predicted")
+    axes.set_ylabel("true")
+    axes.set_xticks(range(10))
+    axes.set_yticks(range(10))
+    axes.set_title(title)
+    for k, index in enumerate(wrong):
+        small = figure.add_subplot(4, 8, 8 * (k // 4) + 5 + k % 4)
+        small.imshow(images[index], cmap="gray_r")
+        small.set_title(f"{labels[index]} as {predicted[index]}", fontsize=8)
+        small.axis("off")
+    figure.tight_layout()
+    figure.savefig(path)
+    plt.close(figure)
