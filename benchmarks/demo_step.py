@@ -114,6 +114,18 @@ def bytes_per_node(value_cls: Any, nodes: int) -> float:
     return used / nodes
 
 
+def bytes_per_op_with_numbers(value_cls: Any, ops: int) -> float:
+    """tracemalloc's bytes per op of a chain y = y * 1.0001 + 0.1: ops with a number operand."""
+    y = value_cls(1.0)
+    tracemalloc.start()
+    before = tracemalloc.get_traced_memory()[0]
+    for _ in range(ops // 2):
+        y = y * 1.0001 + 0.1
+    used = tracemalloc.get_traced_memory()[0] - before
+    tracemalloc.stop()
+    return used / (2 * (ops // 2))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("engine", choices=["micrograd", "topograd"])
@@ -123,7 +135,11 @@ def main() -> None:
     args = parser.parse_args()
     value_cls = value_class(args.engine)
     if args.memory:
-        print(json.dumps({"bytes_per_node": bytes_per_node(value_cls, 100_000)}))
+        memory = {
+            "bytes_per_node": bytes_per_node(value_cls, 100_000),
+            "bytes_per_op_with_numbers": bytes_per_op_with_numbers(value_cls, 100_000),
+        }
+        print(json.dumps(memory))
         return
     xs, ys = moons(100, 0.1, args.seed)
     model = build(value_cls, args.seed)

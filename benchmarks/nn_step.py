@@ -5,6 +5,9 @@ micrograd's demo step, MLP(2, [16, 16, 1]) on 100 moons points, hinge loss + 1e-
 
   micrograd  its demo notebook's code and its own nn.MLP;
   topograd   tg.nn.MLP (fused dot per neuron), tg.nn.hinge, tg.nn.l2, tg.optim.SGD;
+  plain      tg.nn.MLP with micrograd's notebook code for the rest, as a micrograd user
+             writes it: the loss in plain Python (sum() of (1 + -y*s).relu() terms,
+             1e-4 * sum(p*p for p in params)), the update by hand;
   hand       plain Python floats: the forward and the backward written out by hand, no graph.
 
 All three start from micrograd's weights (random.seed(1337)), copied. Prints JSON: the loss
@@ -41,7 +44,21 @@ def micrograd_steps(xs: list[list[float]], ys: list[float]) -> Callable[[int], f
     from micrograd.nn import MLP
 
     random.seed(1337)
-    model = MLP(2, SIZES[1:])
+    return notebook_steps(Value, MLP(2, SIZES[1:]), xs, ys)
+
+
+def plain_steps(xs: list[list[float]], ys: list[float]) -> Callable[[int], float]:
+    import topograd as tg
+
+    random.seed(1337)
+    return notebook_steps(tg.Value, tg.nn.MLP(2, SIZES[1:]), xs, ys)
+
+
+def notebook_steps(
+    value: Any, model: Any, xs: list[list[float]], ys: list[float]
+) -> Callable[[int], float]:
+    """micrograd's demo notebook, line for line, on the given Value class and model."""
+    Value = value  # noqa: N806 - the notebook's name
 
     def step(k: int) -> float:
         inputs = [list(map(Value, xrow)) for xrow in xs]
@@ -134,13 +151,17 @@ def hand_steps(xs: list[list[float]], ys: list[float]) -> Callable[[int], float]
 
 def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("engine", choices=["micrograd", "topograd", "hand"])
+    parser.add_argument("engine", choices=["micrograd", "topograd", "plain", "hand"])
     parser.add_argument("--steps", type=int, default=10)
     args = parser.parse_args()
     xs, ys = moons(100, 0.1, 1337)
-    step = {"micrograd": micrograd_steps, "topograd": topograd_steps, "hand": hand_steps}[
-        args.engine
-    ](xs, ys)
+    makers = {
+        "micrograd": micrograd_steps,
+        "topograd": topograd_steps,
+        "plain": plain_steps,
+        "hand": hand_steps,
+    }
+    step = makers[args.engine](xs, ys)
     losses, seconds = [], []
     for k in range(args.steps):
         start = time.perf_counter()

@@ -6,7 +6,7 @@ each engine in its own fresh process, in turns; the losses of all three must agr
 NumPy runs without the OPENBLAS_CORETYPE and OPENBLAS_L2_SIZE this workplace sets on some
 processors (they slow a current NumPy), in every engine alike.
 
-    python benchmarks/tensor_race.py [--rounds 3] [--steps 300]
+    python benchmarks/tensor_race.py [--rounds 3] [--steps 300] [--baseline REV | --no-baseline]
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ import argparse
 import os
 import sys
 
-from turns import disagreement, in_turns, median_seconds
+from turns import baseline_argument, contenders, disagreement, in_turns, median_seconds
 
 ENGINES = ["torch", "topograd", "numpy"]
 
@@ -24,10 +24,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--steps", type=int, default=300)
+    baseline_argument(parser)
     args = parser.parse_args()
     for name in ("OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE"):
         os.environ.pop(name, None)
-    results = in_turns("tensor_step.py", ENGINES, args.rounds, "--steps", str(args.steps))
+    chosen = contenders(ENGINES, args.baseline, {"topograd"})
+    results = in_turns("tensor_step.py", chosen, args.rounds, "--steps", str(args.steps))
     worst = disagreement(results, relative=True)
     if worst > 1e-5:
         sys.exit(f"the engines disagree: losses differ by {worst:.3g} (relative)")
@@ -36,7 +38,7 @@ def main() -> None:
     print(f"losses agree: largest relative difference {worst:.2g}\n")
     print("| engine | µs per step | / PyTorch | / hand-written NumPy |")
     print("|---|---|---|---|")
-    for e in ENGINES:
+    for e in [c.label for c in chosen]:
         print(f"| {e} | {us[e]:.0f} | {us[e] / us['torch']:.2f} | {us[e] / us['numpy']:.2f} |")
     print(
         f"\ntopograd: {us['topograd'] / us['torch']:.2f}x PyTorch's time (target 0.9 at most), "

@@ -28,6 +28,9 @@ N_ARY: dict[str, Callable[..., Any]] = {
     "affine": lambda *xs: (
         torch.dot(torch.stack(xs[: len(xs) // 2]), torch.stack(xs[len(xs) // 2 : -1])) + xs[-1]
     ),
+    "neuron": lambda *xs: torch.relu(
+        torch.dot(torch.stack(xs[: len(xs) // 2]), torch.stack(xs[len(xs) // 2 : -1])) + xs[-1]
+    ),
 }
 
 

@@ -74,6 +74,12 @@ MUTANTS = [
         lambda *a: tg.affine(a[:2], a[2:4], a[4]),
         [0.5, 1.5, -1.0, 2.0, 0.3],
     ),
+    (
+        "neuron",
+        lambda g, w1, w2, x1, x2, b, out: (g * x1, g * x2, g * w1, g * w2, 0.0),
+        lambda *a: OPS["neuron"](*a),
+        [0.5, 1.5, -1.0, 2.0, 0.3],
+    ),
 ]
 
 

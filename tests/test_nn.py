@@ -67,7 +67,7 @@ def test_modules_micrograd_style() -> None:
     model.zero_grad()
     assert all(p.grad == 0.0 for p in model.parameters())
     assert model([1.0, 2.0]).op == "affine"  # a linear output: w . x + b, no ReLU
-    assert model.layers[0]([1.0, 2.0])[0].op == "relu"  # type: ignore[index]
+    assert model.layers[0]([1.0, 2.0])[0].op == "neuron"  # type: ignore[index]  # relu(w.x + b)
 
 
 @pytest.mark.parametrize("n", [1, 2, 7, 40])

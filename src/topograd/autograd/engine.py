@@ -63,7 +63,8 @@ def topological_order(roots: Sequence[Any]) -> list[Any]:
     return order
 
 
-Observer = Callable[[Any, Any, Sequence[Any]], None]
+# Sees each node as it runs: observer(node, its gradient, its inputs, its contributions to them).
+Observer = Callable[[Any, Any, Sequence[Any], Sequence[Any]], None]
 
 
 def _propagate(
@@ -76,11 +77,17 @@ def _propagate(
     """Run the backward pass from ``roots`` seeded with ``seeds``.
 
     Each finished gradient goes to the node's ``.grad`` (by its kind's ``accumulate``) or, when
-    ``capture`` is given, only into ``capture``, for the nodes that are its keys. ``observer(node,
-    grad, contributions)`` sees every node as it is processed (the trace, anomaly mode).
+    ``capture`` is given, only into ``capture``, for the nodes that are its keys. ``observer``
+    sees every node as it is processed (the trace, anomaly mode).
     """
     if grad_mode.check_nan:
-        observer = check_nan if observer is None else _both(check_nan, observer)
+        kind = kind_of(roots[0])
+        assert kind is not None
+
+        def nan_check(node: Any, grad: Any, parents: Sequence[Any], found: Sequence[Any]) -> None:
+            check_nan(kind, node, parents, found)
+
+        observer = nan_check if observer is None else _both(nan_check, observer)
     # Rules record a graph exactly when one is asked for, whatever mode the caller is in.
     with recording(create_graph):
         _walk(kind_of(roots[0]), roots, seeds, create_graph, capture, observer)  # type: ignore[arg-type]
@@ -98,8 +105,9 @@ def _walk(
     pending: dict[Any, Any] = {}
     for root, seed in zip(roots, seeds):
         pending[root] = pending[root] + seed if root in pending else seed
+    get, pop = pending.get, pending.pop  # (bound once: this loop runs once per edge)
     for node in reversed(topological_order(roots)):
-        grad = pending.pop(node)
+        grad = pop(node)
         if capture is None:
             accumulate(node, grad)
         elif node in capture:
@@ -107,21 +115,21 @@ def _walk(
         parents = inputs(node)
         if not parents:
             if observer is not None:
-                observer(node, grad, ())
+                observer(node, grad, (), ())
             continue
         contributions = vjp(node, grad, create_graph)
         if observer is not None:
-            observer(node, grad, contributions)
+            observer(node, grad, parents, contributions)
         for parent, contribution in zip(parents, contributions):
-            total = pending.get(parent)
+            total = get(parent)
             # a new sum, never in place: a contribution may be shared with another input
             pending[parent] = contribution if total is None else total + contribution
 
 
 def _both(first: Observer, second: Observer) -> Observer:
-    def observe(node: Any, grad: Any, contributions: Sequence[Any]) -> None:
-        first(node, grad, contributions)
-        second(node, grad, contributions)
+    def observe(node: Any, grad: Any, parents: Sequence[Any], found: Sequence[Any]) -> None:
+        first(node, grad, parents, found)
+        second(node, grad, parents, found)
 
     return observe
 
@@ -135,7 +143,8 @@ def _same_kind(function: str, what: str, nodes: Sequence[Any]) -> Kind:
 
 def observe_backward(output: Any, gradient: Any, observer: Observer) -> None:
     """A backward from ``output`` that touches no ``.grad`` and shows ``observer`` every step:
-    in reverse topological order, each node, its gradient and its contributions to its inputs."""
+    in reverse topological order, each node, its gradient, its inputs and its contributions to
+    them."""
     seed = _kind(output, "observe_backward", "output").seed(output, gradient)
     _propagate([output], [seed], False, {}, observer)
 

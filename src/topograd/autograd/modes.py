@@ -20,8 +20,6 @@ from collections.abc import Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from typing import Any
 
-from .kinds import kind_of
-
 
 class AnomalyError(RuntimeError):
     """A backward produced NaN; the message names the op, its label and where it was made."""
@@ -69,14 +67,11 @@ def place() -> str:
     return f"{where}\n    {line}" if line else where
 
 
-def check_nan(node: Any, grad: Any, contributions: Sequence[Any]) -> None:
+def check_nan(kind: Any, node: Any, parents: Sequence[Any], contributions: Sequence[Any]) -> None:
     """Raise ``AnomalyError`` if ``node`` passed NaN to an input that wants a gradient."""
-    kind = kind_of(node)
-    assert kind is not None
-    operands = kind.operands(node)
-    for parent, contribution in zip(kind.inputs(node), contributions):
+    for parent, contribution in zip(parents, contributions):
         if kind.has_nan(parent, contribution):
-            i = next(k for k, o in enumerate(operands) if o is parent)
+            i = next(k for k, o in enumerate(kind.operands(node)) if o is parent)
             op, label = kind.op(node).name, getattr(node, "label", "")
             named = f"{op!r}" + (f" (label {label!r})" if label else "")
             where = kind.created_at(node)

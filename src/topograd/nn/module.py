@@ -45,21 +45,11 @@ class Module:
 
     def named_parameters(self) -> Iterator[tuple[str, Any]]:
         """Every parameter by its dotted name, each once (a shared one under its first name)."""
-        seen: set[int] = set()
-        stack: list[tuple[str, Any]] = [("", self)]
-        while stack:  # depth first, in attribute order
-            prefix, holder = stack.pop()
-            if id(holder) in seen:
-                continue
-            seen.add(id(holder))
-            if is_parameter(holder):
-                yield prefix, holder
-                continue
-            found = _contents(holder)
-            stack += [(f"{prefix}.{name}" if prefix else name, x) for name, x in reversed(found)]
+        return _walk(self, named=True)
 
     def parameters(self) -> list[Any]:
-        return [p for _, p in self.named_parameters()]
+        """Every parameter, in the order of ``named_parameters``."""
+        return [p for _, p in _walk(self, named=False)]
 
     def zero_grad(self) -> None:
         """0.0 for a scalar's gradient, None for an array's (as PyTorch)."""
@@ -85,6 +75,26 @@ class Module:
         """Read a state written by ``save``; a file of the wrong shape or a corrupt one is
         refused with the reason, and the model is left as it was."""
         self.load_state_dict(saved.load(path))
+
+
+def _walk(module: Module, named: bool) -> Iterator[tuple[str, Any]]:
+    """(name, parameter) depth first in attribute order; names only where asked (a training
+    step asks for the parameters alone, twice)."""
+    seen: set[int] = set()
+    stack: list[tuple[str, Any]] = [("", module)]
+    while stack:
+        prefix, holder = stack.pop()
+        if id(holder) in seen:
+            continue
+        seen.add(id(holder))
+        if is_parameter(holder):
+            yield prefix, holder
+            continue
+        found = _contents(holder)
+        if named:
+            stack += [(f"{prefix}.{name}" if prefix else name, x) for name, x in reversed(found)]
+        else:
+            stack += [("", x) for _, x in reversed(found)]
 
 
 def _contents(holder: object) -> list[tuple[str, Any]]:

@@ -3,12 +3,13 @@
 ``MLP(nin, nouts)``: ReLU hidden layers and a linear output, weights uniform(-1, 1), biases 0,
 ``parameters()`` layer by layer, neuron by neuron, weights then bias, and a call returns a
 single Value when the last layer has one output: code written for micrograd runs unchanged.
-Each neuron is one fused ``affine`` node (w . x + b) instead of a chain of 2n nodes.
+Each neuron is one fused node instead of a chain of 2n + 1: ``neuron``, relu(w . x + b), or
+``affine``, w . x + b, for the linear output.
 
 >>> import topograd as tg
 >>> model = tg.nn.MLP(2, [4, 1], seed=0)
->>> len(model.parameters()), model([1.0, -2.0]).op
-(17, 'affine')
+>>> len(model.parameters()), model([1.0, -2.0]).op, model.layers[0]([1.0, -2.0])[0].op
+(17, 'affine', 'neuron')
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from ..scalar.functions import affine
+from ..scalar.functions import neuron
 from ..scalar.value import Real, Value, as_values
 from .module import Module
 
@@ -46,8 +47,14 @@ class Neuron(Module):
         self.nonlin = nonlin
 
     def __call__(self, x: Sequence[Value | Real]) -> Value:
-        act = affine(self.w, x, self.b)
-        return act.relu() if self.nonlin else act
+        return self._fire(as_values(x, "Neuron"))
+
+    def _fire(self, xs: tuple[Value, ...]) -> Value:
+        """The neuron on inputs that are Values already: one fused node, ``neuron`` (w . x + b
+        through ReLU), or ``affine`` for a linear one."""
+        if len(xs) != len(self.w):
+            raise ValueError(f"a neuron of {len(self.w)} inputs got {len(xs)}")
+        return neuron(self.w, xs, self.b, self.nonlin)
 
     def __repr__(self) -> str:
         return f"{'ReLU' if self.nonlin else 'Linear'}Neuron({len(self.w)})"
@@ -63,7 +70,7 @@ class Layer(Module):
 
     def __call__(self, x: Sequence[Value | Real]) -> Value | list[Value]:
         inputs = as_values(x, "Layer")  # numbers become constants once, not once per neuron
-        out = [n(inputs) for n in self.neurons]
+        out = [n._fire(inputs) for n in self.neurons]
         return out[0] if len(out) == 1 else out
 
     def __repr__(self) -> str:

@@ -14,7 +14,6 @@ from typing import Any
 
 from ..autograd.registry import ANY, register
 from . import floats
-from .helpers import data
 from .selection import where
 
 INF, NAN = math.inf, math.nan
@@ -31,7 +30,7 @@ INF, NAN = math.inf, math.nan
 )
 def relu(grad: Any, x: Any, out: Any) -> tuple[Any]:
     """1 where out > 0, and nothing elsewhere: 0 at 0, and 1 at nan (PyTorch tests out <= 0)"""
-    return (where(data(out) <= 0.0, 0.0, grad),)
+    return (where(out <= 0.0, 0.0, grad),)
 
 
 @register(
@@ -45,7 +44,7 @@ def relu(grad: Any, x: Any, out: Any) -> tuple[Any]:
 )
 def leaky_relu(grad: Any, x: Any, out: Any) -> tuple[Any]:
     """1 where x > 0, else 0.01: 0.01 at 0 and at nan, as PyTorch"""
-    return (where(data(x) > 0.0, grad, grad * 0.01),)
+    return (where(x > 0.0, grad, grad * 0.01),)
 
 
 @register(

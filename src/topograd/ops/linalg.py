@@ -1,8 +1,9 @@
-"""Products: ``dot`` and ``affine`` fuse a neuron's sums on scalar Values into one node;
-``matmul`` and ``linear`` are their Tensor counterparts (np.matmul, and x W^T + b).
+"""Products: ``dot``, ``affine`` and ``neuron`` fuse a neuron's sums (and its ReLU) on scalar
+Values into one node; ``matmul`` and ``linear`` are their Tensor counterparts (np.matmul, and
+x W^T + b).
 
-A fused op is one node with n operands instead of a chain of 2n nodes: the same numbers, far
-fewer nodes for the engine to walk.
+A fused op is one node with n operands instead of a chain of 2n nodes (2n + 1 with the ReLU):
+the same numbers, far fewer nodes for the engine to walk.
 
 >>> dot.rule(1.0, 2.0, -1.0, 3.0, 4.0, 2.0)  # d(w1 x1 + w2 x2): x1, x2, w1, w2
 (3.0, 4.0, 2.0, -1.0)
@@ -15,6 +16,7 @@ from typing import Any
 from ..autograd.registry import ANY, VARIADIC, Case, register
 from . import floats
 from .helpers import shape_of
+from .selection import where
 
 
 @register(
@@ -43,6 +45,22 @@ def affine(grad: Any, *args: Any) -> tuple[Any, ...]:
     """xᵢ for each wᵢ, wᵢ for each xᵢ, and 1 for b"""
     n = (len(args) - 2) // 2
     return (*[grad * x for x in args[n : 2 * n]], *[grad * w for w in args[:n]], grad)
+
+
+@register(
+    "neuron",
+    "relu(w₁x₁ + … + wₙxₙ + b): a ReLU neuron of micrograd's MLP",
+    scalar=floats.neuron,
+    arity=VARIADIC,
+    torch="torch.nn.functional.linear",
+    domain=(ANY, ANY, ANY, ANY, ANY),
+    special=[((1.0, -1.0, 1.0, 1.0, 0.0), 0.0, (0.0, 0.0, 0.0, -0.0, 0.0))],  # at relu's kink
+)
+def neuron(grad: Any, *args: Any) -> tuple[Any, ...]:
+    """affine's, where the output is positive; nothing where it is not (relu's selection)"""
+    g = where(args[-1] <= 0.0, 0.0, grad)
+    n = (len(args) - 2) // 2
+    return (*[g * x for x in args[n : 2 * n]], *[g * w for w in args[:n]], g)
 
 
 def _swap(a: Any) -> Any:

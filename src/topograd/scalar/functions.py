@@ -12,8 +12,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
+from ..ops import floats
 from ..ops.linalg import affine as affine_op
 from ..ops.linalg import dot as dot_op
+from ..ops.linalg import neuron as neuron_op
 from ..ops.reductions import total
 from .value import Real, Value, as_values, constant, new_node
 
@@ -58,4 +60,14 @@ def affine(ws: Sequence[Value | Real], xs: Sequence[Value | Real], b: Value | Re
     if len(ws) != len(xs):
         raise ValueError(f"affine() takes two sequences of one length, got {len(ws)} and {len(xs)}")
     operands = as_values([*ws, *xs, b], "affine")
-    return new_node(affine_op.scalar(*[v.data for v in operands]), affine_op, operands)  # type: ignore[misc]
+    n = len(ws)
+    return neuron(operands[:n], operands[n:-1], operands[-1], relu=False)
+
+
+def neuron(ws: Sequence[Value], xs: Sequence[Value], b: Value, relu: bool) -> Value:
+    """relu(w . x + b) as one ``neuron`` node, or w . x + b as one ``affine`` node, for callers
+    that hold Values already, of one length (``nn.Neuron``): no checks, the hot path."""
+    data = floats.dot_of([w.data for w in ws], [x.data for x in xs]) + b.data
+    if relu:
+        return new_node(floats.relu(data), neuron_op, (*ws, *xs, b))
+    return new_node(data, affine_op, (*ws, *xs, b))

@@ -106,6 +106,21 @@ class Value(Methods):
     def __float__(self) -> float:
         return self.data
 
+    # Comparisons compare the numbers, as micrograd users expect of `if x.data > 0` written
+    # `if x > 0`; == stays identity (a Value is a node, keyed by identity in every graph).
+
+    def __lt__(self, other: Value | Real) -> bool:
+        return self.data < (other.data if isinstance(other, Value) else other)
+
+    def __le__(self, other: Value | Real) -> bool:
+        return self.data <= (other.data if isinstance(other, Value) else other)
+
+    def __gt__(self, other: Value | Real) -> bool:
+        return self.data > (other.data if isinstance(other, Value) else other)
+
+    def __ge__(self, other: Value | Real) -> bool:
+        return self.data >= (other.data if isinstance(other, Value) else other)
+
     def __repr__(self) -> str:
         extra = f", label={self.label!r}" if self.label else ""
         extra += f", op={self.op!r}" if self.op else ""
@@ -291,6 +306,8 @@ class ScalarKind:
         arity = node._op.arity
         if arity == 2:
             x, y = node._x, node._y
+            if type(x) is Value and type(y) is Value:  # the common case first: a hot path
+                return (x, y)
             if type(x) is float or type(x) is int:
                 return (y,)  # type: ignore[return-value]  # (no cast: a hot path)
             if type(y) is float or type(y) is int:
@@ -305,6 +322,8 @@ class ScalarKind:
         arity = op.arity
         if arity == 2:
             x, y = node._x, node._y
+            if type(x) is Value and type(y) is Value and not create_graph:  # the hot path
+                return op.rule(grad, x.data, y.data, node.data)
             x_number = type(x) is float or type(x) is int
             y_number = type(y) is float or type(y) is int
             if create_graph:

@@ -197,6 +197,20 @@ class Tensor(Methods):
     def __abs__(self) -> Tensor:
         return self.abs()
 
+    # Comparisons: Tensors of booleans that want no gradient, as PyTorch's.
+
+    def __lt__(self, other: Operand) -> Tensor:
+        return constant(self.data < _numbers(other))
+
+    def __le__(self, other: Operand) -> Tensor:
+        return constant(self.data <= _numbers(other))
+
+    def __gt__(self, other: Operand) -> Tensor:
+        return constant(self.data > _numbers(other))
+
+    def __ge__(self, other: Operand) -> Tensor:
+        return constant(self.data >= _numbers(other))
+
     # Reductions.
 
     def sum(self, axis: Any = None, keepdims: bool = False) -> Tensor:
@@ -296,6 +310,10 @@ def make(data: Any, op: Op, inputs: Sequence[Tensor], params: dict[str, Any] | N
         if mode is not True:  # anomaly mode: remember where the user made it
             out._where = place()
     return out
+
+
+def _numbers(x: Operand) -> Any:
+    return x.data if isinstance(x, Tensor) else x
 
 
 def _apply(op: Op, *args: Any, **params: Any) -> Tensor:

@@ -115,12 +115,14 @@ def trace(output: Value, grad: float = 1.0) -> Trace:
     totals: dict[Value, float] = {}
     steps: list[Step] = []
 
-    def observe(node: Value, g: float, contributions: Sequence[Any]) -> None:
+    def observe(
+        node: Value, g: float, parents: Sequence[Value], contributions: Sequence[Any]
+    ) -> None:
         partials = kind.vjp(node, 1.0, False) if contributions else ()  # 1.0 x partial
         # the inputs are the operands that are Values, in order (a number gets no gradient)
         positions = [k for k, o in enumerate(kind.operands(node)) if isinstance(o, Value)]
         edges = []
-        for k, parent, c, partial in zip(positions, kind.inputs(node), contributions, partials):
+        for k, parent, c, partial in zip(positions, parents, contributions, partials):
             totals[parent] = c if parent not in totals else totals[parent] + c  # as the engine sums
             edges.append(Contribution(named[parent], k, cast(float, partial), c, totals[parent]))
         steps.append(Step(named[node], g, tuple(edges)))
