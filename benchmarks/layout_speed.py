@@ -1,57 +1,25 @@
-"""How fast graphs are drawn: topograd's own layered layout (to_svg) against Graphviz ``dot``
-on the same graphs (dot runs only where it is installed; it is given 120 s).
+"""How fast graphs are drawn: topograd's own layered layout (tg.to_svg), this checkout and the
+baseline commit side by side (each in fresh processes, in turns), and Graphviz ``dot`` on the
+same graphs where it is installed (given 120 s).
 
 Graphs: a random expression DAG with shared nodes and long edges, and micrograd's neuron
-graph (one layer of MLP(2, [16, 16, 1]) on one point), each of about 500 and 750 nodes.
+graph, each of about 500 and 750 nodes (layout_step.py).
 
-    python benchmarks/layout_speed.py
+    python benchmarks/layout_speed.py [--rounds 3] [--baseline REV | --no-baseline]
 """
 
 from __future__ import annotations
 
-import random
+import argparse
 import shutil
 import statistics
 import subprocess
 import time
 
+import layout_step
+from turns import baseline_argument, contenders, in_turns
+
 import topograd as tg
-from topograd.autograd.engine import topological_order
-from topograd.viz.draw import to_dot, to_svg
-
-
-def random_graph(n: int, seed: int = 0) -> tg.Value:
-    rng = random.Random(seed)
-    nodes = [tg.Value(rng.uniform(-1, 1), label=f"x{i}") for i in range(6)]
-    while len(topological_order([nodes[-1]])) < n:
-        a, b = rng.choice(nodes[-12:]), rng.choice(nodes)
-        kind = rng.randrange(3)
-        nodes.append(a + b if kind == 0 else a * b if kind == 1 else a.tanh())
-    return nodes[-1]
-
-
-def neuron_graph(n: int, seed: int = 0) -> tg.Value:
-    """Sums of weights times inputs through ReLUs, layer after layer, until n nodes."""
-    rng = random.Random(seed)
-    xs = [tg.Value(rng.uniform(-1, 1), label=f"x{i}") for i in range(2)]
-    while True:
-        out = [
-            sum((tg.Value(rng.uniform(-1, 1)) * x for x in xs), tg.Value(0.0)).relu()
-            for _ in range(8)
-        ]
-        total = sum(out, tg.Value(0.0))
-        if len(topological_order([total])) >= n:
-            return total
-        xs = out
-
-
-def seconds(run: object, repeat: int = 3) -> float:
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        run()  # type: ignore[operator]
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
 
 
 def dot_seconds(dot_text: str) -> str:
@@ -73,15 +41,22 @@ def dot_seconds(dot_text: str) -> str:
 
 
 def main() -> None:
-    print("| graph | nodes | topograd to_svg | Graphviz dot -Tsvg |")
-    print("|---|---|---|---|")
-    for name, make in [("random DAG", random_graph), ("neurons", neuron_graph)]:
-        for n in (500, 750):
-            out = make(n)
-            out.backward()
-            size = len(topological_order([out]))
-            ours = seconds(lambda out=out: to_svg(out))
-            print(f"| {name} | {size} | {ours:.2f} s | {dot_seconds(to_dot(out))} |", flush=True)
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=3)
+    baseline_argument(parser)
+    args = parser.parse_args()
+    chosen = contenders(["topograd"], args.baseline, {"topograd"})
+    results = in_turns("layout_step.py", chosen, args.rounds)
+    labels = [c.label for c in chosen]
+    print(f"| graph | nodes | {' | '.join(labels)} | Graphviz dot -Tsvg |")
+    print(f"|---|---|{'---|' * len(labels)}---|")
+    for name, make in layout_step.GRAPHS.items():
+        for n in layout_step.SIZES:
+            key = f"{name} {n}"
+            size = results["topograd"][0][key]["nodes"]
+            times = [statistics.median(r[key]["seconds"] for r in results[lb]) for lb in labels]
+            cells = " | ".join(f"{t:.2f} s" for t in times)
+            print(f"| {name} | {size} | {cells} | {dot_seconds(tg.to_dot(make(n)))} |", flush=True)
 
 
 if __name__ == "__main__":

@@ -287,3 +287,76 @@ def test_a_wrong_rule_at_a_steep_point_is_still_named(op, mutant, fn, point, mon
         tg.gradcheck(fn, point)
     assert caught.value.fault is not None
     assert caught.value.fault.op == op
+
+
+# One gradcheck for both kinds: the same options, the same errors, the faulty op named.
+
+
+def cube_tensor(t):  # type: ignore[no-untyped-def]
+    return t * t * t
+
+
+def test_scaled_step_means_the_same_on_tensors() -> None:
+    x = tg.Tensor([1e4, -2e4], requires_grad=True)
+    assert tg.gradcheck(cube_tensor, [x], scaled_step=True, atol=0, rtol=1e-9)
+    assert not tg.gradcheck(cube_tensor, [x], atol=0, rtol=1e-9, raise_exception=False)
+
+
+def test_richardson_means_the_same_on_tensors(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    x = tg.Tensor([0.8, -0.3], requires_grad=True)
+    strict = {"atol": 0.0, "rtol": 1e-11}
+    assert tg.gradcheck(lambda t: (t * t).sin().exp(), [x], richardson_levels=4, **strict)
+    assert not tg.gradcheck(lambda t: (t * t).sin().exp(), [x], raise_exception=False, **strict)
+    monkeypatch.setattr(OPS["exp"], "rule", lambda g, x, out: (g * out * (1 + 1e-9),))
+    with pytest.raises(tg.GradcheckError) as caught:
+        tg.gradcheck(lambda t: (t * t).sin().exp(), [x], richardson_levels=4, **strict)
+    assert caught.value.fault is not None and caught.value.fault.op == "exp"
+
+
+@pytest.mark.parametrize("fast_mode", [False, True])
+def test_the_faulty_op_is_named_on_tensors_too(monkeypatch, fast_mode: bool) -> None:  # type: ignore[no-untyped-def]
+    monkeypatch.setattr(OPS["sin"], "rule", lambda g, x, out: (g * out,))
+    x = tg.Tensor([[0.5, -1.0], [2.0, 0.3]], requires_grad=True)
+    with pytest.raises(tg.GradcheckError) as caught:  # a TensorGradcheckError is one
+        tg.gradcheck(lambda t: (t * 2.0).sin() @ t, [x], fast_mode=fast_mode)
+    assert isinstance(caught.value, tg.TensorGradcheckError)
+    fault = caught.value.fault
+    assert fault is not None
+    assert (fault.op, fault.kind, fault.inputs, fault.input_index) == (
+        "sin",
+        "tensor",
+        ((2, 2),),
+        0,
+    )
+    assert "The faulty rule is op 'sin' at inputs of shapes ((2, 2),)" in str(caught.value)
+
+
+def test_fast_mode_means_the_same_on_scalars(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    f = lambda x, y: (x * y).sin() + y.exp()  # noqa: E731
+    assert tg.gradcheck(f, [0.4, -1.2], fast_mode=True, seed=3)
+    monkeypatch.setattr(OPS["exp"], "rule", lambda g, x, out: (2 * g * out,))
+    with pytest.raises(tg.GradcheckError, match=r"vJu \(fast mode\) mismatch") as caught:
+        tg.gradcheck(f, [0.4, -1.2], fast_mode=True, seed=3)
+    assert caught.value.fault is not None and caught.value.fault.op == "exp"
+
+
+@pytest.mark.parametrize(
+    ("options", "error", "message"),
+    [
+        ({"eps": 0.0}, ValueError, "eps must be > 0"),
+        ({"atol": -1.0}, ValueError, "atol must be a number >= 0"),
+        ({"rtol": "1e-3"}, ValueError, "rtol must be a number"),
+        ({"richardson_levels": 1}, ValueError, "richardson_levels must be 0 or 2"),
+        ({"richardson_levels": 2.5}, TypeError, "richardson_levels must be an int"),
+        ({"seed": "7"}, TypeError, "seed must be an int"),
+    ],
+)
+@pytest.mark.parametrize("kind", ["scalar", "tensor"])
+def test_a_bad_option_is_refused_on_both_kinds(options, error, message, kind: str) -> None:  # type: ignore[no-untyped-def]
+    inputs = [0.5] if kind == "scalar" else [tg.Tensor([0.5], requires_grad=True)]
+    with pytest.raises(error, match=message):
+        tg.gradcheck(lambda x: x.tanh(), inputs, **options)
+
+
+def test_values_are_accepted_as_inputs_too() -> None:
+    assert tg.gradcheck(lambda x: x.tanh() * x, [tg.Value(0.5)])

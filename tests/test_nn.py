@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 import random
 
+import numpy as np
 import pytest
 import torch
 import torch.nn.functional as functional
@@ -180,3 +181,73 @@ def test_losses_refuse_mismatched_lengths() -> None:
         tg.nn.mse(values([1.0, 2.0]), [1.0])
     with pytest.raises(ValueError, match="at least one sample"):
         tg.nn.mse([], [])
+
+
+# Modules find their parameters themselves; the optimizer base class owns the loop.
+
+
+def test_a_users_module_finds_its_parameters_by_attribute_list_and_dict() -> None:
+    class TwoHeads(tg.nn.Module):
+        def __init__(self) -> None:
+            self.first = tg.nn.Linear(3, 4, seed=0)
+            self.second = tg.nn.Linear(4, 2, seed=1)
+            self.blocks = [tg.nn.Linear(2, 2, seed=2, bias=False)]
+            self.scales = {"a": tg.Tensor([1.0], requires_grad=True)}
+            self.buffer = tg.Tensor([0.0])  # no gradient wanted: not a parameter
+            self.shared = self.first  # the same module twice: its parameters once
+
+        def __call__(self, x):  # type: ignore[no-untyped-def]
+            return self.second(self.first(x).relu())
+
+    model = TwoHeads()
+    assert [name for name, _ in model.named_parameters()] == [
+        "first.weight",
+        "first.bias",
+        "second.weight",
+        "second.bias",
+        "blocks.0.weight",
+        "scales.a",
+    ]
+    assert len(model.parameters()) == 6
+    state = model.state_dict()
+    copy = TwoHeads()
+    for p in copy.parameters():
+        p.data = p.data * 0
+    copy.load_state_dict(state)
+    assert all((a.data == b.data).all() for a, b in zip(model.parameters(), copy.parameters()))
+
+
+def test_scalar_modules_name_their_parameters_as_micrograd_orders_them() -> None:
+    class Pair(tg.nn.Module):
+        def __init__(self) -> None:
+            self.neuron = tg.nn.Neuron(2, seed=0)
+            self.extra = (tg.Value(1.0), tg.Value(2.0) * 3)  # a computed Value is no parameter
+
+    names = [name for name, _ in Pair().named_parameters()]
+    assert names == ["neuron.w.0", "neuron.w.1", "neuron.b", "extra.0"]
+
+
+def test_an_optimizer_writes_only_its_update() -> None:
+    class Halve(tg.optim.Optimizer):
+        def update(self, p, grad, state):  # type: ignore[no-untyped-def]
+            state["calls"] = state.get("calls", 0) + 1
+            p.data -= self.lr * grad / 2
+
+    a, b = tg.Value(1.0), tg.Value(1.0)
+    t = tg.Tensor([1.0, 2.0], requires_grad=True)
+    unused = tg.Tensor([5.0], requires_grad=True)  # no gradient: skipped, as torch.optim does
+    opt = Halve([a, b, t, unused], lr=0.5, weight_decay=0.1)
+    (a * a).backward()
+    (t * t).sum().backward()
+    opt.step()
+    assert a.data == 1.0 - 0.5 * (2.0 + 0.1 * 1.0) / 2  # weight decay added by the base class
+    assert b.data == 1.0 - 0.5 * (0.0 + 0.1) / 2  # a scalar's gradient is 0.0, not None
+    np.testing.assert_allclose(t.data, [1.0 - 0.25 * 2.1, 2.0 - 0.25 * 4.2])
+    assert unused.data.tolist() == [5.0] and opt.state[3] == {}
+    assert [s["calls"] for s in opt.state[:3]] == [1, 1, 1]
+    opt.zero_grad()
+    assert (a.grad, t.grad, unused.grad) == (0.0, None, None)
+    with pytest.raises(ValueError, match="weight_decay"):
+        Halve([a], lr=0.1, weight_decay=-1.0)
+    with pytest.raises(NotImplementedError, match="update"):
+        tg.optim.Optimizer([a], lr=0.1).step()

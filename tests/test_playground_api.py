@@ -234,3 +234,14 @@ def test_a_port_in_use_is_one_line_and_exit_2(port: int) -> None:
     )
     assert result.returncode == 2
     assert result.stderr.startswith(f"error: cannot serve on port {port}")
+
+
+def test_the_functions_route_lists_the_registrys_functions(port: int) -> None:
+    from topograd.expr import functions
+
+    status, headers, body = request(port, "GET", "/api/functions")
+    assert status == 200 and headers["Content-Type"] == "application/json"
+    reply = json.loads(body)
+    assert reply["functions"] == list(functions())
+    assert reply["operators"] == ["+", "-", "*", "/", "**"]
+    assert "Content-Security-Policy" in headers

@@ -157,3 +157,14 @@ def test_a_screenshot_of_a_walk_through(page: Any, tmp_path: Path) -> None:
     page.screenshot(path=str(path), full_page=True)
     assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert path.stat().st_size > 20_000  # a drawn page, not a blank one
+
+
+def test_the_page_offers_the_registrys_functions(page: Any) -> None:
+    from topograd.expr import functions
+
+    hint = page.locator("#grammar")
+    expect(hint).to_contain_text("erf")
+    text = hint.text_content()
+    assert all(name in text.split() for name in functions())
+    page.fill("#expr", "erf(x) + asinh(x)")
+    expect(page.locator("#value")).to_contain_text("erf(x) + asinh(x) =")

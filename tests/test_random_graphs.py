@@ -4,6 +4,7 @@ PyTorch's (float64, ``retain_grad`` on its intermediates) to 1e-9 relative."""
 from __future__ import annotations
 
 import math
+import sys
 from dataclasses import dataclass
 
 import torch
@@ -25,8 +26,8 @@ def in_domain(op: str, xs: list[float]) -> bool:
     """Keep values finite and away from singular points, so both engines stay comparable."""
     if op in ("log", "sqrt"):
         return xs[0] > 0.1
-    if op == "log1p":
-        return xs[0] > -0.9
+    if op == "log1p":  # PyTorch's log1p of a subnormal is 0; topograd's the exact x (issue 11)
+        return xs[0] > -0.9 and (xs[0] == 0.0 or abs(xs[0]) >= sys.float_info.min)
     if op == "div":
         return abs(xs[1]) > 0.1
     if op == "pow":

@@ -178,7 +178,7 @@ def register(
             rule,
             len(domain) if arity is None else arity,
             maths,
-            (rule.__doc__ or "").strip().splitlines()[0] if rule.__doc__ else "",
+            " ".join((rule.__doc__ or "").split()),
             scalar,
             array,
             domain=tuple(domain),

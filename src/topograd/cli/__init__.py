@@ -1,5 +1,6 @@
 """The ``topograd`` command line, one module per command: ``demo``, ``grad``, ``train``,
-``playground``, ``check``. A new command is a module with ``add(commands)`` and a line below.
+``playground``, ``check``, ``ops``. A new command is a module with ``add(commands)`` and a
+line below.
 
 Every refusal of user input is one line, ``error: ...``, on stderr, and exit status 2.
 """
@@ -11,10 +12,10 @@ import sys
 from collections.abc import Sequence
 
 from ..expr import ExpressionError
-from . import check, demo, grad, playground, train
+from . import check, demo, grad, ops, playground, train
 from .common import Parser, UsageError
 
-COMMANDS = (demo, grad, train, playground, check)
+COMMANDS = (demo, grad, train, playground, check, ops)
 
 
 def parser() -> argparse.ArgumentParser:

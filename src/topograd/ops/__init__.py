@@ -15,7 +15,11 @@ looked up by the Tensor kind.
 
 from . import activations, arithmetic, elementary, linalg, reductions, selection, shapes, softmax
 
+# The families in the order the docs present them.
+FAMILIES = (arithmetic, elementary, activations, selection, reductions, shapes, linalg, softmax)
+
 __all__ = [
+    "FAMILIES",
     "activations",
     "arithmetic",
     "elementary",

@@ -75,6 +75,5 @@ def sigmoid(grad: Any, x: Any, out: Any) -> tuple[Any]:
     ],
 )
 def softplus(grad: Any, x: Any, out: Any) -> tuple[Any]:
-    """σ(x): smooth everywhere. (Above x = 20 PyTorch's softplus is x itself and its derivative
-    1, its threshold; topograd's stays exact, within 2.1e-9 of those.)"""
+    """σ(x), exact everywhere (PyTorch's is x and 1 above x = 20, its threshold: within 2.1e-9)"""
     return (grad * sigmoid(x),)

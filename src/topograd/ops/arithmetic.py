@@ -83,7 +83,9 @@ def div(grad: Any, x: Any, y: Any, out: Any) -> tuple[Any, Any]:
     return div(grad, y), -grad * div(div(x, y), y)
 
 
-@register("neg", "-x", scalar=operator.neg, array="negative", torch="torch.neg", domain=(ANY,))
+@register(
+    "neg", "-x", scalar=operator.neg, array="negative", symbol="-", torch="torch.neg", domain=(ANY,)
+)
 def neg(grad: Any, x: Any, out: Any) -> tuple[Any]:
     """-1"""
     return (-grad,)

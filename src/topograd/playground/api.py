@@ -15,7 +15,7 @@ import json
 import math
 from typing import Any
 
-from ..expr import ExpressionError, parse
+from ..expr import ExpressionError, functions, operators, parse
 from ..verify.numeric import central_difference
 from ..viz.draw import to_svg
 from ..viz.graph import json_number
@@ -61,6 +61,16 @@ def _decode(body: bytes) -> tuple[str, dict[str, float]]:
         if not finite:
             raise RequestError(400, f'the value of "{name}" is too large')
     return expr, {name: float(value) for name, value in values.items()}
+
+
+def functions_reply() -> dict[str, Any]:
+    """What ``GET /api/functions`` answers: the operators and the functions expressions may
+    use, from the op registry, each function with its maths and its derivative."""
+    return {
+        "operators": [op.symbol for op in operators().values()],
+        "functions": list(functions()),
+        "maths": {name: [op.maths, op.derivative] for name, op in functions().items()},
+    }
 
 
 def graph_request(body: bytes) -> tuple[int, dict[str, Any]]:

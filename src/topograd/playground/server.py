@@ -1,6 +1,6 @@
 """The playground's HTTP server: the standard library's ThreadingHTTPServer on 127.0.0.1.
 
-It serves three packaged files and one API route, refuses a Host that is not its own (DNS
+It serves three packaged files and two API routes, refuses a Host that is not its own (DNS
 rebinding), sends a strict Content-Security-Policy, and answers every bad request with a 4xx.
 """
 
@@ -14,7 +14,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from importlib import resources
 from typing import Any
 
-from .api import MAX_BODY, graph_request
+from .api import MAX_BODY, functions_reply, graph_request
 
 STATIC = {  # path -> (packaged file, content type); nothing else is served
     "/": ("index.html", "text/html; charset=utf-8"),
@@ -67,6 +67,9 @@ class Handler(BaseHTTPRequestHandler):
         if not self._host_ok():
             return
         path = self.path.split("?", 1)[0]
+        if path == "/api/functions":
+            self._json(200, functions_reply())
+            return
         if path not in STATIC:
             self._json(404, {"error": f"no such page: {path[:80]}"})
             return

@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 
 from ..autograd import engine
-from ..autograd.kinds import register_array, register_kind
+from ..autograd.kinds import register_kind
 from ..autograd.modes import grad_mode, place
 from ..autograd.registry import Op
 from ..ops.arithmetic import add, div, mul, neg, sub
@@ -32,27 +32,32 @@ from ..ops.linalg import matmul
 from ..ops.methods import Methods
 from ..ops.reductions import amax, mean, total
 from ..ops.shapes import broadcast_to, getitem, reshape, scatter, transpose
-from . import kernels
+from .arrays import as_array, axis_of, kernel
 from .broadcast import unbroadcast
 
 Operand = Any  # a Tensor, an ndarray or a Python number
 Array = np.ndarray[Any, Any]
 
 
-def _array(data: Any) -> Array:
-    """float64 for numbers, ints and float64; float32 stays float32."""
-    if isinstance(data, Tensor):
-        raise TypeError("Tensor() takes an array-like, not a Tensor; use t.detach()")
-    if isinstance(data, (str, bytes, dict, set)) or data is None:
-        raise TypeError(
-            f"Tensor() takes numbers or an array-like of numbers, got {type(data).__name__}"
-        )
-    array = np.array(data)
-    if array.dtype == np.float32:
-        return array
-    if array.dtype.kind not in "biuf" or array.dtype == np.bool_:
-        raise TypeError(f"Tensor() takes real numbers, got an array of {array.dtype}")
-    return array.astype(np.float64)
+def _operators(op: Op) -> tuple[Callable[[Tensor, Operand], Tensor], ...]:
+    """``x op y`` and the reflected ``y op x``, for Tensor's arithmetic operators."""
+
+    def forward(x: Tensor, y: Operand) -> Tensor:
+        return TENSOR.apply(op, (x, y), {})
+
+    def reflected(x: Tensor, y: Operand) -> Tensor:
+        return TENSOR.apply(op, (y, x), {})
+
+    return forward, reflected
+
+
+def _comparison(compare: Callable[[Any, Any], Any]) -> Callable[[Tensor, Operand], Tensor]:
+    """A comparison of the numbers: a Tensor of booleans that wants no gradient."""
+
+    def compared(x: Tensor, y: Operand) -> Tensor:
+        return constant(compare(x.data, y.data if isinstance(y, Tensor) else y))
+
+    return compared
 
 
 class Tensor(Methods):
@@ -85,7 +90,7 @@ class Tensor(Methods):
     _where: str
 
     def __init__(self, data: Any, requires_grad: bool = False, label: str = "") -> None:
-        _init(self, _array(data), bool(requires_grad))
+        _init(self, as_array(data), bool(requires_grad))
         self.label = label
 
     # Attributes.
@@ -153,43 +158,19 @@ class Tensor(Methods):
             )
         engine.backward([self], [gradient])
 
-    # Arithmetic, with Tensors, ndarrays or numbers on either side; NumPy's broadcasting.
+    # Arithmetic, with Tensors, ndarrays or numbers on either side, NumPy's broadcasting; and
+    # comparisons, which give Tensors of booleans that want no gradient, as PyTorch's.
 
-    def __add__(self, other: Operand) -> Tensor:
-        return _apply(add, self, other)
-
-    def __radd__(self, other: Operand) -> Tensor:
-        return _apply(add, other, self)
-
-    def __sub__(self, other: Operand) -> Tensor:
-        return _apply(sub, self, other)
-
-    def __rsub__(self, other: Operand) -> Tensor:
-        return _apply(sub, other, self)
-
-    def __mul__(self, other: Operand) -> Tensor:
-        return _apply(mul, self, other)
-
-    def __rmul__(self, other: Operand) -> Tensor:
-        return _apply(mul, other, self)
-
-    def __truediv__(self, other: Operand) -> Tensor:
-        return _apply(div, self, other)
-
-    def __rtruediv__(self, other: Operand) -> Tensor:
-        return _apply(div, other, self)
-
-    def __pow__(self, other: Operand) -> Tensor:
-        return _apply(power, self, other)
-
-    def __rpow__(self, other: Operand) -> Tensor:
-        return _apply(power, other, self)
-
-    def __matmul__(self, other: Operand) -> Tensor:
-        return _apply(matmul, self, other)
-
-    def __rmatmul__(self, other: Operand) -> Tensor:
-        return _apply(matmul, other, self)
+    __add__, __radd__ = _operators(add)
+    __sub__, __rsub__ = _operators(sub)
+    __mul__, __rmul__ = _operators(mul)
+    __truediv__, __rtruediv__ = _operators(div)
+    __pow__, __rpow__ = _operators(power)
+    __matmul__, __rmatmul__ = _operators(matmul)
+    __lt__ = _comparison(np.less)
+    __le__ = _comparison(np.less_equal)
+    __gt__ = _comparison(np.greater)
+    __ge__ = _comparison(np.greater_equal)
 
     def __neg__(self) -> Tensor:
         return _apply(neg, self)
@@ -197,31 +178,17 @@ class Tensor(Methods):
     def __abs__(self) -> Tensor:
         return self.abs()
 
-    # Comparisons: Tensors of booleans that want no gradient, as PyTorch's.
-
-    def __lt__(self, other: Operand) -> Tensor:
-        return constant(self.data < _numbers(other))
-
-    def __le__(self, other: Operand) -> Tensor:
-        return constant(self.data <= _numbers(other))
-
-    def __gt__(self, other: Operand) -> Tensor:
-        return constant(self.data > _numbers(other))
-
-    def __ge__(self, other: Operand) -> Tensor:
-        return constant(self.data >= _numbers(other))
-
     # Reductions.
 
     def sum(self, axis: Any = None, keepdims: bool = False) -> Tensor:
-        return _apply(total, self, axis=_axis(axis), keepdims=keepdims)
+        return _apply(total, self, axis=axis_of(axis), keepdims=keepdims)
 
     def mean(self, axis: Any = None, keepdims: bool = False) -> Tensor:
-        return _apply(mean, self, axis=_axis(axis), keepdims=keepdims)
+        return _apply(mean, self, axis=axis_of(axis), keepdims=keepdims)
 
     def max(self, axis: Any = None, keepdims: bool = False) -> Tensor:
         """The largest element (along ``axis``); ties share the gradient evenly, as torch.amax."""
-        return _apply(amax, self, axis=_axis(axis), keepdims=keepdims)
+        return _apply(amax, self, axis=axis_of(axis), keepdims=keepdims)
 
     # Shapes and indexing.
 
@@ -312,38 +279,9 @@ def make(data: Any, op: Op, inputs: Sequence[Tensor], params: dict[str, Any] | N
     return out
 
 
-def _numbers(x: Operand) -> Any:
-    return x.data if isinstance(x, Tensor) else x
-
-
 def _apply(op: Op, *args: Any, **params: Any) -> Tensor:
     """``op`` on Tensors (and numbers or arrays): the Tensor kind's own call, typed."""
     return TENSOR.apply(op, args, params)
-
-
-def _axis(axis: Any) -> Any:
-    """None, an int or a tuple of ints (NumPy integers and lists accepted)."""
-    if axis is None:
-        return None
-    if isinstance(axis, (list, tuple)):
-        return tuple(int(a) for a in axis)
-    return int(axis)
-
-
-_KERNELS: dict[str, Callable[..., Any]] = {}
-
-
-def kernel(op: Op) -> Callable[..., Any]:
-    """The op's forward on arrays: a function of ``kernels`` or of NumPy, by the name the
-    registry gives."""
-    name = op.array
-    if name is None:
-        raise TypeError(f"{op.name}() works on Values, not on Tensors")
-    found = _KERNELS.get(name)
-    if found is None:
-        found = getattr(kernels, name, None) or getattr(np, name)
-        _KERNELS[name] = found
-    return found
 
 
 def _same_dtype(arrays: list[Array]) -> list[Array]:
@@ -447,17 +385,5 @@ class TensorKind:
         return getattr(node, "_where", None)
 
 
-class ArraysKind:
-    """Ops on raw arrays (inside rules, in an ordinary backward): the kernel, nothing recorded."""
-
-    name = "array"
-    rank = 2
-
-    def apply(self, op: Op, args: tuple[Any, ...], params: dict[str, Any]) -> Any:
-        with np.errstate(all="ignore"):
-            return kernel(op)(*args, **params)
-
-
 TENSOR = TensorKind()
 register_kind(TENSOR, Tensor)
-register_array(ArraysKind(), np.ndarray, np.generic)

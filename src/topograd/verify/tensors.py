@@ -21,8 +21,8 @@ import numpy as np
 from ..autograd.engine import grad, topological_order
 from ..autograd.kinds import kind_of
 from ..tensor import Tensor
+from ..tensor.arrays import kernel
 from ..tensor.broadcast import unbroadcast
-from ..tensor.tensor import kernel
 from .faults import Fault, GradcheckError, Options, close, is_kink, mismatch
 from .numeric import derivative
 

@@ -241,7 +241,20 @@ function choose(button) {
   later(0);
 }
 
+// The operators and functions an expression may use, from the server's op registry.
+async function grammar() {
+  try {
+    const reply = await fetch("/api/functions");
+    const data = await reply.json();
+    $("grammar").textContent =
+      `numbers, names, ${data.operators.join(" ")}, and ${data.functions.join(" ")}`;
+  } catch (error) {
+    // the hint keeps its general words; the expressions still work
+  }
+}
+
 document.addEventListener("DOMContentLoaded", () => {
+  grammar();
   $("expr").addEventListener("input", () => later(250));
   $("step").addEventListener("click", () => { stop(); stepOnce(); });
   $("play").addEventListener("click", play);

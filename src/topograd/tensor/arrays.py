@@ -1,0 +1,77 @@
+"""Ops on raw NumPy arrays: each op's kernel, found by the name the registry gives it, and the
+array kind, in which an op called on arrays (inside a rule, in an ordinary backward) runs its
+kernel and records nothing.
+
+>>> import numpy as np
+>>> from topograd.autograd.registry import OPS
+>>> OPS["tanh"](np.zeros(2))
+array([0., 0.])
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from ..autograd.kinds import kind_of, register_array
+from ..autograd.registry import Op
+from . import kernels
+
+Array = np.ndarray[Any, Any]
+
+
+def as_array(data: Any) -> Array:
+    """float64 for numbers, ints and float64; float32 stays float32."""
+    if kind_of(data) is not None:
+        raise TypeError(f"Tensor() takes an array-like, not a {type(data).__name__}; use .detach()")
+    if isinstance(data, (str, bytes, dict, set)) or data is None:
+        raise TypeError(
+            f"Tensor() takes numbers or an array-like of numbers, got {type(data).__name__}"
+        )
+    array = np.array(data)
+    if array.dtype == np.float32:
+        return array
+    if array.dtype.kind not in "biuf" or array.dtype == np.bool_:
+        raise TypeError(f"Tensor() takes real numbers, got an array of {array.dtype}")
+    return array.astype(np.float64)
+
+
+def axis_of(axis: Any) -> Any:
+    """None, an int or a tuple of ints (NumPy integers and lists accepted)."""
+    if axis is None:
+        return None
+    if isinstance(axis, (list, tuple)):
+        return tuple(int(a) for a in axis)
+    return int(axis)
+
+
+_KERNELS: dict[str, Callable[..., Any]] = {}
+
+
+def kernel(op: Op) -> Callable[..., Any]:
+    """The op's forward on arrays: a function of ``kernels`` or of NumPy, by the name the
+    registry gives."""
+    name = op.array
+    if name is None:
+        raise TypeError(f"{op.name}() works on Values, not on Tensors")
+    found = _KERNELS.get(name)
+    if found is None:
+        found = getattr(kernels, name, None) or getattr(np, name)
+        _KERNELS[name] = found
+    return found
+
+
+class ArraysKind:
+    """Ops on raw arrays (inside rules, in an ordinary backward): the kernel, nothing recorded."""
+
+    name = "array"
+    rank = 2
+
+    def apply(self, op: Op, args: tuple[Any, ...], params: dict[str, Any]) -> Any:
+        with np.errstate(all="ignore"):
+            return kernel(op)(*args, **params)
+
+
+register_array(ArraysKind(), np.ndarray, np.generic)

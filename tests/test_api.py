@@ -1,0 +1,205 @@
+"""The public face: every name of ``tg.__all__`` exists and does what it says, and every
+surface (methods, parser, CLI, playground, docs) is derived from the op registry."""
+
+from __future__ import annotations
+
+import math
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import topograd as tg
+from topograd.autograd.registry import OPS
+from topograd.cli.ops import markdown
+from topograd.expr import functions, parse
+from topograd.ops.methods import Methods
+from topograd.playground.api import functions_reply
+
+DOCS = Path(__file__).resolve().parent.parent / "docs"
+
+
+def _value() -> bool:
+    x = tg.Value(3.0, label="x")
+    (x * x).backward()
+    return x.grad == 6.0 and x.label == "x"
+
+
+def _tensor() -> bool:
+    t = tg.Tensor([1.0, 2.0], requires_grad=True)
+    (t * t).sum().backward()
+    return t.grad.tolist() == [2.0, 4.0]
+
+
+def _custom_op() -> bool:
+    cube = tg.custom_op(lambda x: x**3, lambda x, out: (3 * x * x,), name="api cube")
+    x = tg.Value(2.0)
+    cube(x).backward()
+    return x.grad == 12.0 and OPS["api cube"] is cube
+
+
+def _anomaly() -> bool:
+    x = tg.Value(0.0)
+    with tg.detect_anomaly():
+        y = x.sqrt() * 0
+        try:
+            y.backward()
+        except tg.AnomalyError as error:
+            return "'sqrt'" in str(error)
+    return False
+
+
+def _no_grad() -> bool:
+    with tg.no_grad():
+        recording = tg.is_grad_enabled()
+        y = tg.Value(1.0) * 2
+    return not recording and y.op == "" and tg.is_grad_enabled()
+
+
+def _gradcheck_error() -> bool:
+    wrong = tg.custom_op(math.sin, lambda x, out: (out,), name="api wrong sin")
+    try:
+        tg.gradcheck(lambda x: wrong(x), [0.5])
+    except tg.GradcheckError as error:
+        return error.fault is not None and error.fault.op == "api wrong sin"
+    return False
+
+
+def _tensor_gradcheck_error() -> bool:
+    x = tg.Tensor([[0.5, -1.0]], requires_grad=True)
+    try:
+        tg.gradcheck(lambda t: t * t.data, [x])  # a gradient lost outside the graph
+    except tg.TensorGradcheckError as error:
+        return isinstance(error, tg.GradcheckError)
+    return False
+
+
+def _custom_op_error() -> bool:
+    bad = tg.custom_op(lambda x: "no", lambda x, out: (1.0,), name="api stringy")
+    try:
+        bad(1.0)
+    except tg.CustomOpError:
+        return True
+    return False
+
+
+def _trace() -> bool:
+    x = tg.Value(3.0, label="x")
+    steps = tg.trace(x * x + x)
+    return isinstance(steps, tg.Trace) and steps.steps[-1].grad == 7.0
+
+
+USES: dict[str, Callable[[], bool]] = {
+    "AnomalyError": _anomaly,
+    "CustomOpError": _custom_op_error,
+    "GradcheckError": _gradcheck_error,
+    "Tensor": _tensor,
+    "TensorGradcheckError": _tensor_gradcheck_error,
+    "Trace": _trace,
+    "Value": _value,
+    "affine": lambda: tg.affine([tg.Value(2.0)], [3.0], 1.0).data == 7.0,
+    "backward": lambda: tg.backward([tg.Value(1.0) * 2], [1.0]) is None,
+    "concatenate": lambda: tg.concatenate([np.ones(2), np.zeros(1)]).data.tolist() == [1, 1, 0],
+    "custom_op": _custom_op,
+    "datasets": lambda: len(tg.datasets.make_moons(10, seed=0)[0]) == 10,
+    "detect_anomaly": _anomaly,
+    "dot": lambda: tg.dot([tg.Value(2.0)], [4.0]).data == 8.0,
+    "grad": lambda: tg.grad(tg.Value(2.0) ** 3, [tg.Value(1.0)]) == [0.0],
+    "gradcheck": lambda: tg.gradcheck(lambda x: x.tanh(), [0.3]),
+    "is_grad_enabled": _no_grad,
+    "nn": lambda: len(tg.nn.MLP(2, [3, 1], seed=0).parameters()) == 13,
+    "no_grad": _no_grad,
+    "ops": lambda: tg.ops.arithmetic.add is OPS["add"],
+    "optim": lambda: issubclass(tg.optim.Adam, tg.optim.Optimizer),
+    "stack": lambda: tg.stack([np.ones(2), np.zeros(2)]).shape == (2, 2),
+    "sum": lambda: tg.sum([tg.Value(1.0), 2.0]).data == 3.0,
+    "to_dot": lambda: tg.to_dot(tg.Value(1.0) * 2).startswith("digraph"),
+    "to_svg": lambda: tg.to_svg(tg.Value(1.0) * 2).startswith("<svg"),
+    "trace": _trace,
+    "where": lambda: tg.where([True, False], np.ones(2), 0.0).data.tolist() == [1.0, 0.0],
+}
+
+
+def test_every_public_name_is_used_here() -> None:
+    assert sorted(USES) == sorted(tg.__all__)
+
+
+@pytest.mark.parametrize("name", sorted(USES))
+def test_every_public_name_works(name: str) -> None:
+    assert hasattr(tg, name)
+    assert USES[name]() is True
+
+
+def test_an_unknown_name_is_an_attribute_error() -> None:
+    with pytest.raises(AttributeError, match="no attribute 'Tenser'"):
+        tg.Tenser  # noqa: B018
+
+
+FUNCTIONS = sorted(name for name, op in OPS.items() if op.function and not op.custom)
+
+
+def test_every_function_of_one_number_is_a_method_of_both_kinds() -> None:
+    methods = {name for name in vars(Methods) if not name.startswith("_")}
+    assert methods == set(FUNCTIONS)
+    for name in FUNCTIONS:
+        value, tensor = (
+            getattr(tg.Value(0.5), name)(),
+            getattr(tg.Tensor([0.5], requires_grad=True), name)(),
+        )
+        assert value.op == tensor.op == name
+        assert value.data == pytest.approx(float(tensor.data[0]), rel=1e-15)
+
+
+def test_the_parser_the_cli_and_the_playground_offer_every_function() -> None:
+    assert sorted(functions()) == FUNCTIONS
+    for name in FUNCTIONS:
+        out, _ = parse(f"{name}(x)").build({"x": 0.5})
+        assert out.op == name
+    help_text = subprocess.run(
+        [sys.executable, "-m", "topograd", "grad", "--help"], capture_output=True, text=True
+    ).stdout
+    assert all(name in help_text for name in FUNCTIONS)
+    reply = functions_reply()
+    assert sorted(reply["functions"]) == FUNCTIONS
+    assert reply["operators"] == ["+", "-", "*", "/", "**"]
+    assert reply["maths"]["erf"][0] == OPS["erf"].maths
+
+
+def test_the_docs_table_is_the_registry() -> None:
+    page = (DOCS / "ops.md").read_text()
+    assert page == markdown(), "docs/ops.md is stale: topograd ops --markdown > docs/ops.md"
+    for op in OPS.values():
+        if not op.custom:
+            assert f"| `{op.name}`" in page
+
+
+@pytest.mark.parametrize("name", sorted(n for n, op in OPS.items() if op.elementwise))
+def test_an_op_runs_on_numbers_arrays_values_and_tensors_alike(name: str) -> None:
+    op = OPS[name]
+    xs = [(lo + 0.37 * (hi - lo)) for lo, hi in op.domain]
+    on_numbers = op(*xs)
+    on_arrays = op(*[np.array([x]) for x in xs])
+    on_values = op(*[tg.Value(x) for x in xs])
+    on_tensors = op(*[tg.Tensor([x], requires_grad=True) for x in xs])
+    assert isinstance(on_values, tg.Value) and isinstance(on_tensors, tg.Tensor)
+    assert on_values.op == on_tensors.op == name
+    for other in (float(on_arrays[0]), on_values.data, float(on_tensors.data[0])):
+        assert other == pytest.approx(on_numbers, rel=1e-15)
+
+
+def test_custom_ops_join_the_registry_and_its_checks() -> None:
+    from topograd.verify.rules import check_rules
+
+    square = tg.custom_op(lambda x: x * x, lambda x, out: (2 * x,), name="api square")
+    assert OPS["api square"] is square and square.custom
+    report = next(r for r in check_rules(50, kinds=("scalar",)) if r.op == "api square")
+    assert report.passed
+    wrong = tg.custom_op(lambda x: x * x, lambda x, out: (x,), name="api square")  # redefined
+    assert OPS["api square"] is wrong
+    report = next(r for r in check_rules(50, kinds=("scalar",)) if r.op == "api square")
+    assert not report.passed
+    with pytest.raises(ValueError, match="'tanh' exists already"):
+        tg.custom_op(math.tanh, lambda x, out: (1 - out * out,), name="tanh")
