@@ -16,7 +16,6 @@ from typing import Any
 from ..autograd.registry import ANY, VARIADIC, Case, register
 from . import floats
 from .helpers import shape_of
-from .selection import where
 
 
 @register(
@@ -58,7 +57,7 @@ def affine(grad: Any, *args: Any) -> tuple[Any, ...]:
 )
 def neuron(grad: Any, *args: Any) -> tuple[Any, ...]:
     """affine's, where the output is positive; nothing where it is not (relu's selection)"""
-    g = where(args[-1] <= 0.0, 0.0, grad)
+    g = 0.0 if args[-1] <= 0.0 else grad  # a scalar op: a Python choice is relu's selection
     n = (len(args) - 2) // 2
     return (*[g * x for x in args[n : 2 * n]], *[g * w for w in args[:n]], g)
 

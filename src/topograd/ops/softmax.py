@@ -14,7 +14,6 @@ from typing import Any
 from ..autograd.registry import ANY, Case, Given, register
 from .elementary import exp
 from .helpers import data, shape_of
-from .shapes import broadcast_to, scatter
 
 _AXIS = (Case(((3, 4),), {"axis": -1}), Case(((3, 4),), {"axis": 0}))
 
@@ -48,6 +47,20 @@ def log_softmax(grad: Any, x: Any, out: Any, *, axis: int) -> tuple[Any]:
 
 
 @register(
+    "one_hot",
+    "rows of False with True at each class index",
+    array="one_hot",
+    torch="torch.nn.functional.one_hot",
+    arity=1,
+    domain=(ANY,),
+    cases=(Case((Given([1, 0, 3]),), {"classes": 4}),),
+)
+def one_hot(grad: Any, targets: Any, out: Any, *, classes: int) -> tuple[Any]:
+    """nothing: class indices are not differentiable"""
+    return (None,)
+
+
+@register(
     "cross_entropy",
     "mean over rows of -log softmax(z)[t]",
     array="cross_entropy",
@@ -59,7 +72,5 @@ def log_softmax(grad: Any, x: Any, out: Any, *, axis: int) -> tuple[Any]:
 def cross_entropy(grad: Any, z: Any, targets: Any, out: Any) -> tuple[Any, Any]:
     """(softmax(z) - onehot(t)) / n for the logits; nothing for the class indices"""
     t = data(targets)
-    n = len(t)
-    g = grad / n  # what reaches each row's picked log-probability
-    picked = scatter(broadcast_to(g, shape=(n,)), index=(list(range(n)), t), shape=shape_of(z))
-    return softmax(z, axis=1) * g - picked, None
+    classes = one_hot(t, classes=shape_of(z)[1])
+    return (softmax(z, axis=1) - classes) * (grad / len(t)), None

@@ -54,6 +54,42 @@ def erf(x: Array) -> Array:
     return np.asarray(_erf(x), dtype=x.dtype)
 
 
+def where(cond: Any, x: Any, y: Any) -> Array:
+    """x where cond holds, else y, element by element (np.where). Where one side is +0.0 (a
+    rule saying "this input gets nothing here"), the other is kept by a bitwise and, exact for
+    inf and nan, and several times faster than np.where on a random mask."""
+    if _is_plus_zero(y):
+        kept = _keep(x, cond)
+        if kept is not None:
+            return kept
+    if _is_plus_zero(x):
+        kept = _keep(y, np.logical_not(cond))
+        if kept is not None:
+            return kept
+    return np.asarray(np.where(cond, x, y))
+
+
+def _is_plus_zero(x: Any) -> bool:
+    return isinstance(x, float) and x == 0.0 and math.copysign(1.0, x) > 0
+
+
+_BITS = {np.dtype(np.float64): np.int64, np.dtype(np.float32): np.int32}
+
+
+def _keep(x: Any, mask: Any) -> Array | None:
+    """x where mask holds, else +0.0, without branches; None where this does not pay (a small
+    array) or does not apply."""
+    if not isinstance(x, np.ndarray) or x.dtype not in _BITS or x.size < 4096:
+        return None
+    mask = np.asarray(mask)
+    if mask.shape != x.shape or mask.dtype != np.bool_:
+        return None
+    bits = _BITS[x.dtype]
+    ones = np.negative(mask, dtype=bits)  # every bit set where kept, none elsewhere
+    np.bitwise_and(x.view(bits), ones, out=ones)  # one new array in all: large ones cost
+    return np.asarray(ones.view(x.dtype))
+
+
 def reshape(x: Array, shape: tuple[int, ...]) -> Array:
     return np.asarray(np.reshape(x, shape))
 
@@ -94,6 +130,14 @@ def log_softmax(x: Array, axis: int = -1) -> Array:
 
 def softmax(x: Array, axis: int = -1) -> Array:
     return np.exp(log_softmax(x, axis))
+
+
+def one_hot(targets: Array, classes: int) -> Array:
+    """Rows of False with True at each target, as torch.nn.functional.one_hot (as booleans:
+    subtracted from an array of any float dtype, they keep its dtype)."""
+    out = np.zeros((len(targets), classes), dtype=bool)
+    out[np.arange(len(targets)), targets] = True
+    return out
 
 
 def cross_entropy(z: Array, targets: Array) -> Array:

@@ -65,6 +65,7 @@ class Tensor(Methods):
 
     __slots__ = (
         "_inputs",
+        "_needed",  # the inputs that require a gradient: the engine's inputs
         "_needs",
         "_op",
         "_params",
@@ -85,6 +86,7 @@ class Tensor(Methods):
     _op: Op | None
     _inputs: tuple[Tensor, ...]
     _needs: tuple[bool, ...]
+    _needed: tuple[Tensor, ...]
     _params: dict[str, Any] | None
     _retain: bool
     _where: str
@@ -115,7 +117,7 @@ class Tensor(Methods):
     @property
     def parents(self) -> tuple[Tensor, ...]:
         """The inputs that gradients flow to: those that require a gradient."""
-        return tuple(t for t, need in zip(self._inputs, self._needs) if need)
+        return self._needed
 
     def item(self) -> float:
         if self.data.size != 1:
@@ -235,6 +237,7 @@ def _init(out: Tensor, data: Array, requires_grad: bool) -> None:
     out._op = None
     out._inputs = ()
     out._needs = ()
+    out._needed = ()
     out._params = None
     out._retain = False
 
@@ -274,6 +277,7 @@ def make(data: Any, op: Op, inputs: Sequence[Tensor], params: dict[str, Any] | N
     _init(out, np.asarray(data), record)
     if record:
         out._op, out._inputs, out._needs, out._params = op, tuple(inputs), needs, params or None
+        out._needed = tuple([t for t in inputs if t.requires_grad])
         if mode is not True:  # anomaly mode: remember where the user made it
             out._where = place()
     return out
@@ -300,13 +304,17 @@ class TensorKind:
     rank = 3
 
     def apply(self, op: Op, args: tuple[Any, ...], params: dict[str, Any]) -> Tensor:
-        like = next((a for a in args if isinstance(a, Tensor)), None)
-        inputs = [as_tensor(a, like) for a in args]
+        like = None
+        for a in args:
+            if isinstance(a, Tensor):
+                like = a
+                break
+        inputs = [a if type(a) is Tensor else as_tensor(a, like) for a in args]
         arrays = [t.data for t in inputs]
-        if len(arrays) == 2 and op.elementwise:
+        if len(arrays) == 2 and arrays[0].dtype != arrays[1].dtype and op.elementwise:
             arrays = _same_dtype(arrays)
         with np.errstate(all="ignore"):  # IEEE results (inf, nan), never a warning
-            out = kernel(op)(*arrays, **params)
+            out = kernel(op)(*arrays, **params) if params else kernel(op)(*arrays)
         return make(out, op, inputs, params)
 
     def op(self, node: Tensor) -> Op | None:
@@ -319,26 +327,26 @@ class TensorKind:
         return dict(node._params or {})
 
     def inputs(self, node: Tensor) -> Sequence[Tensor]:
-        return node.parents
+        return node._needed
 
     def vjp(self, node: Tensor, grad: Any, create_graph: bool) -> list[Any]:
         op = node._op
         assert op is not None
-        params = dict(node._params or {})
+        params = node._params
         if op.needs:
-            params["needs"] = node._needs
+            params = {**(params or {}), "needs": node._needs}
         if create_graph:
-            xs: tuple[Any, ...] = node._inputs
+            xs: list[Any] = list(node._inputs)
             out: Any = node
             grad = grad if isinstance(grad, Tensor) else constant(grad)
         else:
-            xs, out = tuple(t.data for t in node._inputs), node.data
+            xs, out = [t.data for t in node._inputs], node.data
         with np.errstate(all="ignore"):  # IEEE results (inf, nan) in backward too, never a warning
-            grads = op.rule(grad, *xs, out, **params)
+            grads = op.rule(grad, *xs, out, **params) if params else op.rule(grad, *xs, out)
         contributions: list[Any] = []
         for x, g, need in zip(node._inputs, grads, node._needs, strict=True):
             if need:
-                g = unbroadcast(g, x.shape)
+                g = unbroadcast(g, x.data.shape)
                 if any(g is c for c in contributions):  # never one array for two inputs
                     g = g.copy() if isinstance(g, np.ndarray) else g * 1.0
                 contributions.append(g)
