@@ -84,3 +84,16 @@ def test_the_trace_is_json_even_with_infinities() -> None:
 def test_a_seed_scales_the_trace() -> None:
     x = tg.Value(2.0, label="x")
     assert trace(x * x, grad=3.0).steps[-1].grad == 12.0
+
+
+def test_a_number_operand_is_drawn_and_traced_as_a_constant() -> None:
+    x = tg.Value(3.0, label="x")
+    y = x * 2.0
+    assert y.parents[0] is x and y.parents[1].data == 2.0 and y.parents[1].op == ""
+    result = tg.trace(y + x)
+    constant = next(n for n in result.nodes if not n.op and not n.label)
+    assert constant.data == 2.0
+    into_constant = [e for s in result.steps for e in s.edges if e.parent == constant.id]
+    assert [(e.operand, e.partial, e.contribution) for e in into_constant] == [(1, 3.0, 3.0)]
+    assert [s.grad for s in result.steps if s.node == "n0"] == [3.0]  # x: 1 + 2, not the 3
+    assert 'class="node value constant"' in tg.to_svg(y)

@@ -2,7 +2,9 @@
 
 In reverse topological order, each node with the gradient that has arrived at it; then, for each
 operand, the local partial, the contribution (partial x gradient) and the operand's running
-total after the ``+=``. A node used several times receives several contributions.
+total after the ``+=``. A node used several times receives several contributions. A number
+operand (the 2.0 of ``x * 2.0``) is shown as a constant with its contribution, though no
+gradient is kept for it.
 
 >>> import topograd as tg
 >>> x = tg.Value(3.0, label="x")
@@ -15,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import Any, cast
+from typing import Any
 
 from ..autograd.engine import observe_backward
 from ..autograd.kinds import kind_of
@@ -115,16 +117,20 @@ def trace(output: Value, grad: float = 1.0) -> Trace:
     totals: dict[Value, float] = {}
     steps: list[Step] = []
 
-    def observe(
-        node: Value, g: float, parents: Sequence[Value], contributions: Sequence[Any]
-    ) -> None:
-        partials = kind.vjp(node, 1.0, False) if contributions else ()  # 1.0 x partial
-        # the inputs are the operands that are Values, in order (a number gets no gradient)
-        positions = [k for k, o in enumerate(kind.operands(node)) if isinstance(o, Value)]
+    def observe(node: Value, g: float, parents: Sequence[Value], found: Sequence[Any]) -> None:
+        op = kind.op(node)
+        if op is None:  # an input: nothing to pass on
+            steps.append(Step(named[node], g, ()))
+            return
+        # Every operand's partial and contribution, as the rule gives them; a number given as
+        # a number (the 2.0 of x * 2.0) is shown too, though no gradient is kept for it.
+        operands = graph[node]
+        datas = [o.data for o in operands]
+        partials, contributions = op.rule(1.0, *datas, node.data), op.rule(g, *datas, node.data)
         edges = []
-        for k, parent, c, partial in zip(positions, parents, contributions, partials):
-            totals[parent] = c if parent not in totals else totals[parent] + c  # as the engine sums
-            edges.append(Contribution(named[parent], k, cast(float, partial), c, totals[parent]))
+        for k, (operand, partial, c) in enumerate(zip(operands, partials, contributions)):
+            totals[operand] = c if operand not in totals else totals[operand] + c  # as the engine
+            edges.append(Contribution(named[operand], k, partial, c, totals[operand]))
         steps.append(Step(named[node], g, tuple(edges)))
 
     observe_backward(output, float(grad), observe)
