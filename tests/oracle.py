@@ -2,8 +2,8 @@
 
 Every op of the registry names its PyTorch spelling (``Op.torch``); ``reference(op)`` resolves
 it, and the few ops whose operands PyTorch takes differently (topograd's fused n-ary ops on
-scalars) have their spelling here. ``test_every_op_has_a_reference`` fails the day an op is
-added without one.
+scalars) have their spelling here. ``test_every_op_has_a_reference_a_domain_and_its_maths``
+fails the day an op is added without one.
 """
 
 from __future__ import annotations

@@ -162,3 +162,25 @@ def test_a_value_given_back_in_a_plain_backward_becomes_a_number() -> None:
     w = tg.Value(3.0)
     sq(w).backward()
     assert (type(w.grad), w.grad) == (float, 6.0)
+
+
+def test_the_inputs_of_a_custom_op_are_counted_as_python_counts_them() -> None:
+    defaulted = tg.custom_op(lambda x=1.0: x * x, lambda x, out: (2 * x,), name="defaulted")
+    x = tg.Value(3.0)
+    assert tg.grad(defaulted(x), [x]) == [6.0]
+    two = tg.custom_op(lambda a, b: a * b, lambda a, b, out: (b, a), name="two")
+    with pytest.raises(TypeError, match=r"two\(\) takes 2 inputs, got 1"):
+        two(x)
+    with pytest.raises(TypeError, match="by position"):
+        tg.custom_op(lambda x, *, s: x, lambda x, out: (1.0,), name="keyword")
+    with pytest.raises(TypeError, match="at least one input"):
+        tg.custom_op(lambda: 1.0, lambda out: (), name="none")
+    with pytest.raises(TypeError, match="takes 2 inputs but its domain has 1"):
+        tg.custom_op(lambda a, b: a, lambda a, b, out: (1.0, 0.0), name="d", domain=[(0, 1)])
+
+
+def test_a_huge_integer_operand_is_refused_at_once_not_in_backward() -> None:
+    x = tg.Value(3.0)
+    with pytest.raises(OverflowError):
+        x ** (10**400)
+    assert (x * 2).parents[1].data == 2.0  # a small int stays as it is, shown as 2.0

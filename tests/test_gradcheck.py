@@ -360,3 +360,30 @@ def test_a_bad_option_is_refused_on_both_kinds(options, error, message, kind: st
 
 def test_values_are_accepted_as_inputs_too() -> None:
     assert tg.gradcheck(lambda x: x.tanh() * x, [tg.Value(0.5)])
+
+
+def test_gradcheck_of_a_function_that_differentiates_inside_on_tensors() -> None:
+    def first_derivative(x):  # type: ignore[no-untyped-def]
+        (d,) = tg.grad((x**3).sum(), [x], create_graph=True)
+        return d
+
+    assert tg.gradcheck(first_derivative, [tg.Tensor([0.5, 1.5], requires_grad=True)])
+
+
+def test_gradcheck_refuses_to_check_nothing() -> None:
+    import numpy as np
+
+    with pytest.raises(ValueError, match="no input Tensor requires a gradient"):
+        tg.gradcheck(lambda a: a * 3, [tg.Tensor([1.0, 2.0])])
+    with pytest.raises(TypeError, match="input 0 must be a real number"):
+        tg.gradcheck(lambda a: a * 3, [np.array([1.0, 2.0])])  # an array is not a Tensor
+    with pytest.raises(ValueError, match="no inputs"):
+        tg.gradcheck(lambda: tg.Value(1.0), [])
+    assert tg.gradcheck(lambda a: a * a, [np.float64(1.5)])  # a NumPy number is a number
+
+
+def test_fast_mode_names_the_input_whose_gradient_is_wrong() -> None:
+    wrong_y = tg.custom_op(lambda x, y: x * y, lambda x, y, out: (y, 2 * x), name="wrong y")
+    with pytest.raises(tg.GradcheckError, match="with respect to input 1") as caught:
+        tg.gradcheck(wrong_y, [0.5, 1.5], fast_mode=True)
+    assert caught.value.input_index == 1

@@ -19,7 +19,7 @@ ALLOWED: dict[str, set[str]] = {
     "ops": {"autograd"},
     "scalar": {"autograd", "ops"},
     "tensor": {"autograd", "ops"},
-    "optim": set(),
+    "optim": {"autograd"},
     "nn": {"autograd", "ops", "scalar", "tensor"},
     "verify": {"autograd", "ops", "scalar", "tensor"},
     "viz": {"autograd", "ops", "scalar"},

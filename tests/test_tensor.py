@@ -500,3 +500,47 @@ def test_what_needs_no_gradient_refuses_backward_and_retain_grad() -> None:
         (c * 2).sum().backward()
     with pytest.raises(RuntimeError, match="requires_grad=False"):
         c.retain_grad()
+
+
+def test_a_0d_gradient_stays_an_array_after_two_backwards_and_zero_grad_forgets_it() -> None:
+    s = tg.Tensor(2.0, requires_grad=True)
+    w = tg.Tensor([1.0], requires_grad=True)
+    (s * s).backward()
+    (s * s).backward()
+    assert isinstance(s.grad, np.ndarray) and s.grad.shape == () and float(s.grad) == 8.0
+    opt = tg.optim.Adam([s, w], lr=0.1)
+    opt.step()
+    opt.zero_grad()
+    assert s.grad is None and w.grad is None
+    before = s.data.copy()
+    (w * w).sum().backward()
+    opt.step()  # s took no part: no gradient, no move
+    assert s.data == before
+
+
+def test_an_input_that_gets_nothing_gets_zeros_even_when_it_wants_a_gradient() -> None:
+    from topograd.autograd.registry import OPS
+
+    mask = tg.Tensor([1.0, 0.0], requires_grad=True)  # a mask made to want a gradient
+    x = tg.Tensor([2.0, 3.0], requires_grad=True)
+    OPS["where"](mask, x, 0.0).sum().backward()
+    assert mask.grad.tolist() == [0.0, 0.0] and x.grad.tolist() == [1.0, 0.0]
+
+
+def test_a_tensor_is_true_only_as_a_single_element_is() -> None:
+    assert bool(tg.Tensor([2.0]) > 0) and not bool(tg.Tensor(-1.0) > 0)
+    with pytest.raises(ValueError, match="ambiguous"):
+        bool(tg.Tensor([1.0, -1.0]) > 0)
+
+
+def test_operators_are_named_as_themselves() -> None:
+    assert tg.Tensor.__add__.__name__ == "__add__" and tg.Tensor.__rsub__.__qualname__ == (
+        "Tensor.__rsub__"
+    )
+
+
+def test_the_sum_of_several_tensors_is_refused_with_the_way_to_add_them() -> None:
+    from topograd.autograd.registry import OPS
+
+    with pytest.raises(TypeError, match="add Tensors with \\+"):
+        OPS["sum"](tg.Tensor([1.0]), tg.Tensor([2.0]))

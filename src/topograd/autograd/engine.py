@@ -19,7 +19,7 @@ same guarantee but costs two more dictionary operations per edge.)
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
 from .kinds import Kind, kind_of
@@ -37,12 +37,16 @@ def _kind(node: object, function: str, what: str) -> Kind:
     return kind
 
 
-def topological_order(roots: Sequence[Any]) -> list[Any]:
-    """Every node the roots depend on through their inputs, each after all of its inputs
-    (the forward order). A depth-first search with an explicit stack."""
+def topological_order(
+    roots: Sequence[Any], inputs: Callable[[Any], Sequence[Any]] | None = None
+) -> list[Any]:
+    """Every node the roots depend on through their inputs (the kind's, unless ``inputs``
+    says otherwise), each after all of its inputs: the forward order. A depth-first search
+    with an explicit stack."""
     if not roots:
         return []
-    inputs = _kind(roots[0], "topological_order", "roots").inputs
+    if inputs is None:
+        inputs = _kind(roots[0], "topological_order", "roots").inputs
     order: list[Any] = []
     visited: set[Any] = set()
     for root in roots:
@@ -139,6 +143,17 @@ def _same_kind(function: str, what: str, nodes: Sequence[Any]) -> Kind:
     if len(kinds) > 1:
         raise TypeError(f"{function}() takes {what} of one kind: all Values or all Tensors")
     return _kind(nodes[0], function, what)
+
+
+def zero_grad(nodes: Iterable[Any]) -> None:
+    """Forget the gradients of ``nodes``, as each kind does: 0.0 for a Value, None for a
+    Tensor (as PyTorch). Anything else with a ``.grad`` gets None."""
+    for node in nodes:
+        kind = kind_of(node)
+        if kind is None:
+            node.grad = None
+        else:
+            kind.forget(node)
 
 
 def observe_backward(output: Any, gradient: Any, observer: Observer) -> None:

@@ -44,6 +44,8 @@ class Kind(Protocol):
 
     def accumulate(self, node: Any, grad: Any) -> None: ...
 
+    def forget(self, node: Any) -> None: ...  # zero_grad: 0.0 for a Value, None for a Tensor
+
     def seed(self, node: Any, gradient: Any) -> Any: ...  # None: d node / d node
 
     def as_grad(self, node: Any, grad: Any, create_graph: bool) -> Any: ...

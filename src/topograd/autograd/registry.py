@@ -73,11 +73,11 @@ class Op:
         "domain",
         "maths",
         "name",
-        "needs",
         "rule",
         "scalar",
         "special",
         "symbol",
+        "takes_needs",
         "torch",
     )
 
@@ -96,7 +96,7 @@ class Op:
         symbol: str = "",
         torch: str = "",
         cases: tuple[Case, ...] = (),
-        needs: bool = False,
+        takes_needs: bool = False,
         custom: bool = False,
     ) -> None:
         self.name = name  # the ``.op`` of its results, the method's and the parser's name
@@ -111,7 +111,7 @@ class Op:
         self.symbol = symbol  # how formulas write it ("+"); "" for a function, by its name
         self.torch = torch  # PyTorch's spelling, for the docs and the tests
         self.cases = cases  # Tensor ops with parameters: how to check them
-        self.needs = needs  # the rule takes ``needs=``, which inputs want a gradient
+        self.takes_needs = takes_needs  # the rule takes ``needs=``: which inputs want one
         self.custom = custom  # made by tg.custom_op
 
     @overload
@@ -167,7 +167,7 @@ def register(
     torch: str = "",
     cases: Sequence[Case] = (),
     arity: int | None = None,
-    needs: bool = False,
+    takes_needs: bool = False,
 ) -> Callable[[Rule], Op]:
     """Decorate a rule to make it an entry of the registry; the name then holds the ``Op``,
     so later rules can call it: ``cos(x)``. The rule's docstring is the derivative's maths."""
@@ -186,7 +186,7 @@ def register(
             symbol=symbol,
             torch=torch,
             cases=tuple(cases),
-            needs=needs,
+            takes_needs=takes_needs,
         )
         add(op)
         return op

@@ -28,12 +28,12 @@ def add(commands: Any) -> None:
         "three experiments, and draw the graph as SVG.",
     )
     demo.add_argument("--out", default="out", help="folder for the drawing (default: out)")
-    demo.set_defaults(run=command)
+    demo.set_defaults(run=run)
 
 
-def command(args: argparse.Namespace) -> int:
+def run(args: argparse.Namespace) -> int:
     try:
-        text = run(Path(args.out))
+        text = lesson(Path(args.out))
     except OSError as error:
         raise UsageError(f"cannot write the drawing into {args.out}: {error.strerror}") from None
     print(text)
@@ -141,7 +141,7 @@ def _experiments() -> list[str]:
     ]
 
 
-def run(out_dir: Path | None = None) -> str:
+def lesson(out_dir: Path | None = None) -> str:
     """The demo's text; writes the graph as ``lesson.svg`` in ``out_dir`` when one is given."""
     e = lesson_graph()
     steps = trace(e)

@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
+from ..autograd.engine import zero_grad
 from ..autograd.kinds import kind_of
 from . import state as saved
 
@@ -53,8 +54,7 @@ class Module:
 
     def zero_grad(self) -> None:
         """0.0 for a scalar's gradient, None for an array's (as PyTorch)."""
-        for p in self.parameters():
-            p.grad = 0.0 if isinstance(p.grad, float) else None
+        zero_grad(self.parameters())
 
     def state_dict(self) -> dict[str, Any]:
         """Every parameter's value by name: a float, or a copy of an array."""

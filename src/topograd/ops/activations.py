@@ -44,7 +44,7 @@ def relu(grad: Any, x: Any, out: Any) -> tuple[Any]:
 )
 def leaky_relu(grad: Any, x: Any, out: Any) -> tuple[Any]:
     """1 where x > 0, else 0.01: 0.01 at 0 and at nan, as PyTorch"""
-    return (where(x > 0.0, grad, grad * 0.01),)
+    return (where(x > 0.0, grad, grad * floats.LEAKY_SLOPE),)
 
 
 @register(

@@ -134,9 +134,12 @@ def relu(x: float) -> float:
     return 0.0 if x < 0.0 else x
 
 
-def leaky_relu(x: float, slope: float = 0.01) -> float:
-    """x where x > 0, else slope * x (PyTorch's default slope 0.01)."""
-    return x if x > 0.0 else x * slope
+LEAKY_SLOPE = 0.01  # leaky_relu's slope below 0, PyTorch's default
+
+
+def leaky_relu(x: float) -> float:
+    """x where x > 0, else LEAKY_SLOPE x."""
+    return x if x > 0.0 else x * LEAKY_SLOPE
 
 
 def softplus(x: float) -> float:

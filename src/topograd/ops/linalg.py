@@ -51,7 +51,7 @@ def affine(grad: Any, *args: Any) -> tuple[Any, ...]:
     "relu(w₁x₁ + … + wₙxₙ + b): a ReLU neuron of micrograd's MLP",
     scalar=floats.neuron,
     arity=VARIADIC,
-    torch="torch.nn.functional.linear",
+    torch="torch.relu(torch.nn.functional.linear(x, w, b))",
     domain=(ANY, ANY, ANY, ANY, ANY),
     special=[((1.0, -1.0, 1.0, 1.0, 0.0), 0.0, (0.0, 0.0, 0.0, -0.0, 0.0))],  # at relu's kink
 )
@@ -74,7 +74,7 @@ def _swap(a: Any) -> Any:
     symbol="@",
     torch="torch.matmul",
     domain=(ANY, ANY),
-    needs=True,
+    takes_needs=True,
     cases=(
         Case(((2, 3), (3, 4))),
         Case(((3,), (3,))),
@@ -104,7 +104,7 @@ def matmul(grad: Any, x: Any, y: Any, out: Any, *, needs: tuple[bool, ...]) -> t
     array="linear",
     torch="torch.nn.functional.linear",
     domain=(ANY, ANY, ANY),
-    needs=True,
+    takes_needs=True,
     cases=(Case(((5, 3), (4, 3), (4,))), Case(((3,), (4, 3), (4,)))),
 )
 def linear(

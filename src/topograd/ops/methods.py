@@ -32,66 +32,87 @@ from .elementary import (
 
 
 class Methods:
-    """Functions of one variable as methods of a Value or a Tensor: ``x.tanh()``."""
+    """Functions of one variable as methods of a Value or a Tensor: ``x.tanh()``, each the op
+    of the registry of that name (``docs/ops.md`` gives its derivative)."""
 
     __slots__ = ()
 
     def exp(self) -> Self:
+        """e^x"""
         return exp(self)
 
     def log(self) -> Self:
+        """the natural log"""
         return log(self)
 
     def sqrt(self) -> Self:
+        """the square root"""
         return sqrt(self)
 
     def sin(self) -> Self:
+        """the sine"""
         return sin(self)
 
     def cos(self) -> Self:
+        """the cosine"""
         return cos(self)
 
     def tan(self) -> Self:
+        """the tangent"""
         return tan(self)
 
     def sinh(self) -> Self:
+        """the hyperbolic sine"""
         return sinh(self)
 
     def cosh(self) -> Self:
+        """the hyperbolic cosine"""
         return cosh(self)
 
     def tanh(self) -> Self:
+        """the hyperbolic tangent"""
         return tanh(self)
 
     def asinh(self) -> Self:
+        """the inverse hyperbolic sine"""
         return asinh(self)
 
     def atan(self) -> Self:
+        """the inverse tangent"""
         return atan(self)
 
     def log1p(self) -> Self:
+        """log(1 + x), exact near 0"""
         return log1p(self)
 
     def expm1(self) -> Self:
+        """e^x - 1, exact near 0"""
         return expm1(self)
 
     def erf(self) -> Self:
+        """the error function"""
         return erf(self)
 
     def relu(self) -> Self:
+        """max(x, 0)"""
         return relu(self)
 
     def leaky_relu(self) -> Self:
+        """x where x > 0, else 0.01 x"""
         return leaky_relu(self)
 
     def sigmoid(self) -> Self:
+        """1 / (1 + e^-x)"""
         return sigmoid(self)
 
     def softplus(self) -> Self:
+        """log(1 + e^x), without overflow"""
         return softplus(self)
 
     def abs(self) -> Self:
+        """|x|"""
         return absolute(self)
 
     def sign(self) -> Self:
+        """-1, 0 or 1 (0 at nan)"""
         return sign(self)

@@ -44,7 +44,7 @@ def expand(grad: Any, x: Any, axis: Any, keepdims: bool) -> Any:
     "sum",
     "x₁ + … + xₙ: the summands, or a Tensor's elements (along axis)",
     scalar=floats.total,
-    array="sum",
+    array="total",
     torch="torch.sum",
     arity=VARIADIC,
     domain=(ANY, ANY, ANY),

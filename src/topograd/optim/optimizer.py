@@ -20,6 +20,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any, Protocol
 
+from ..autograd.engine import zero_grad
+
 
 class Parameter(Protocol):
     data: Any
@@ -43,8 +45,7 @@ class Optimizer:
 
     def zero_grad(self) -> None:
         """Forget the gradients: 0.0 for a scalar, None for an array (as PyTorch)."""
-        for p in self.params:
-            p.grad = 0.0 if isinstance(p.grad, float) else None
+        zero_grad(self.params)
 
     def step(self) -> None:
         """One update of every parameter that has a gradient."""

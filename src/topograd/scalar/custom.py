@@ -47,9 +47,11 @@ def custom_op(
         raise TypeError(f"custom_op() needs a non-empty str name, got {describe(name)}")
     if not callable(forward) or not callable(derivative):
         raise TypeError(f"custom_op({name!r}) takes callables as forward and derivative")
-    arity = _arity(forward)
+    arity = _arity(name, forward)
     if domain is None:
         domain = (ANY,) * (arity if arity != VARIADIC else 2)
+    if arity != VARIADIC and len(domain) != arity:
+        raise TypeError(f"custom op {name!r} takes {arity} inputs but its domain has {len(domain)}")
     rule = _UserRule(name, forward, derivative)
     op = Op(
         name,
@@ -65,17 +67,25 @@ def custom_op(
     return op
 
 
-def _arity(forward: Callable[..., Any]) -> int:
-    """How many inputs the forward takes, or VARIADIC where it takes any number."""
+def _arity(name: str, forward: Callable[..., Any]) -> int:
+    """How many inputs the forward takes by position, or VARIADIC where that may vary (*args,
+    or positional parameters with defaults)."""
     import inspect  # custom ops only: its import costs the start of every program
 
     try:
-        parameters = inspect.signature(forward).parameters.values()
+        parameters = list(inspect.signature(forward).parameters.values())
     except (TypeError, ValueError):  # a builtin without a signature (math.hypot)
         return VARIADIC
-    if any(p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD) for p in parameters):
+    if any(p.kind is p.KEYWORD_ONLY and p.default is p.empty for p in parameters):
+        raise TypeError(f"the forward of custom op {name!r} must take its inputs by position")
+    positional = [p for p in parameters if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    if any(p.kind is p.VAR_POSITIONAL for p in parameters) or any(
+        p.default is not p.empty for p in positional
+    ):
         return VARIADIC
-    return sum(1 for p in parameters if p.default is p.empty)
+    if not positional:
+        raise TypeError(f"the forward of custom op {name!r} must take at least one input")
+    return len(positional)
 
 
 class _Forward:

@@ -68,6 +68,6 @@ def neuron(ws: Sequence[Value], xs: Sequence[Value], b: Value, relu: bool) -> Va
     """relu(w . x + b) as one ``neuron`` node, or w . x + b as one ``affine`` node, for callers
     that hold Values already, of one length (``nn.Neuron``): no checks, the hot path."""
     data = floats.dot_of([w.data for w in ws], [x.data for x in xs]) + b.data
-    if relu:  # floats.relu, written out: the hottest line of a network
+    if relu:  # floats.relu, written out as Value.relu does: the hottest line of a network
         return new_node(0.0 if data < 0.0 else data, neuron_op, (*ws, *xs, b))
     return new_node(data, affine_op, (*ws, *xs, b))

@@ -173,7 +173,8 @@ class Value(Methods):
         return self.abs()
 
     def relu(self) -> Value:
-        """max(x, 0): spelt out, the hottest function of a network."""
+        """max(x, 0): spelt out, the hottest function of a network (floats.relu's formula, as
+        nn's fused neuron writes it too)."""
         return new_node(0.0 if self.data < 0.0 else self.data, relu, self)
 
     # Backward.
@@ -189,10 +190,11 @@ class Value(Methods):
 
 
 def number(x: object) -> Number | None:
-    """A number operand as stored: itself if an exact float or int, else a float; None for what
-    is not a real number."""
+    """A number operand as stored: itself if an exact float, or an int a float holds exactly
+    (no new object: small ints are shared); else a float (an OverflowError for an int beyond
+    floats); None for what is not a real number."""
     t = type(x)
-    if t is float or t is int:
+    if t is float or (t is int and -(2**53) <= x <= 2**53):  # type: ignore[operator]
         return cast(Number, x)
     return float(x) if is_real(x) else None  # type: ignore[arg-type]
 
@@ -262,10 +264,6 @@ def as_values(values: Iterable[Value | Real], function: str = "as_values") -> tu
     return tuple(operands)
 
 
-def _is_number(x: object) -> bool:
-    return type(x) is float or type(x) is int
-
-
 class ScalarKind:
     """The scalar kind as the engine sees it: inputs, contributions, ``.grad``."""
 
@@ -277,6 +275,8 @@ class ScalarKind:
             raise TypeError(f"{op.name}() takes no parameters on Values, got {sorted(params)}")
         if op.scalar is None:
             raise TypeError(f"{op.name}() works on Tensors, not on Values")
+        if op.arity >= 0 and len(args) != op.arity:
+            raise TypeError(f"{op.name}() takes {op.arity} inputs, got {len(args)}")
         if op.arity == 1:
             (x,) = args
             return new_node(op.scalar(x.data), op, x)
@@ -347,6 +347,9 @@ class ScalarKind:
 
     def accumulate(self, node: Value, grad: Any) -> None:
         node.grad = node.grad + grad if node.grad else grad  # a first -0.0 keeps its sign
+
+    def forget(self, node: Value) -> None:
+        node.grad = 0.0
 
     def seed(self, node: Value, gradient: Any) -> float:
         if gradient is None:

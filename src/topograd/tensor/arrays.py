@@ -47,6 +47,14 @@ def axis_of(axis: Any) -> Any:
     return int(axis)
 
 
+def same_dtype(arrays: list[Array]) -> list[Array]:
+    """PyTorch's rule for two operands: a 0-d Tensor (a number) takes the other's dtype."""
+    xd, yd = arrays
+    if xd.dtype != yd.dtype and (xd.ndim == 0) != (yd.ndim == 0):
+        return [xd.astype(yd.dtype), yd] if xd.ndim == 0 else [xd, yd.astype(xd.dtype)]
+    return arrays
+
+
 _KERNELS: dict[str, Callable[..., Any]] = {}
 
 

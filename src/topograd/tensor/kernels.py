@@ -13,6 +13,8 @@ from typing import Any
 
 import numpy as np
 
+from ..ops.floats import LEAKY_SLOPE
+
 Array = np.ndarray[Any, Any]
 
 
@@ -26,8 +28,8 @@ def relu(x: Array) -> Array:
 
 
 def leaky_relu(x: Array) -> Array:
-    """x where x > 0, else 0.01 x."""
-    return np.where(x > 0, x, x * np.asarray(0.01, x.dtype))
+    """x where x > 0, else LEAKY_SLOPE x."""
+    return np.where(x > 0, x, x * np.asarray(LEAKY_SLOPE, x.dtype))
 
 
 def sigmoid(x: Array) -> Array:
@@ -130,6 +132,13 @@ def log_softmax(x: Array, axis: int = -1) -> Array:
 
 def softmax(x: Array, axis: int = -1) -> Array:
     return np.exp(log_softmax(x, axis))
+
+
+def total(*xs: Array, axis: Any = None, keepdims: bool = False) -> Array:
+    """The sum of a Tensor's elements (along axis); Tensors are added with +, not by sum."""
+    if len(xs) != 1:
+        raise TypeError(f"sum() of Tensors takes one Tensor, got {len(xs)}; add Tensors with +")
+    return np.asarray(np.sum(xs[0], axis=axis, keepdims=keepdims))
 
 
 def one_hot(targets: Array, classes: int) -> Array:

@@ -32,15 +32,15 @@ from ..ops.linalg import matmul
 from ..ops.methods import Methods
 from ..ops.reductions import amax, mean, total
 from ..ops.shapes import broadcast_to, getitem, reshape, scatter, transpose
-from .arrays import as_array, axis_of, kernel
+from .arrays import as_array, axis_of, kernel, same_dtype
 from .broadcast import unbroadcast
 
 Operand = Any  # a Tensor, an ndarray or a Python number
 Array = np.ndarray[Any, Any]
 
 
-def _operators(op: Op) -> tuple[Callable[[Tensor, Operand], Tensor], ...]:
-    """``x op y`` and the reflected ``y op x``, for Tensor's arithmetic operators."""
+def _operators(op: Op, name: str) -> tuple[Callable[[Tensor, Operand], Tensor], ...]:
+    """``x op y`` and the reflected ``y op x``: Tensor's ``__name__`` and ``__rname__``."""
 
     def forward(x: Tensor, y: Operand) -> Tensor:
         return TENSOR.apply(op, (x, y), {})
@@ -48,16 +48,26 @@ def _operators(op: Op) -> tuple[Callable[[Tensor, Operand], Tensor], ...]:
     def reflected(x: Tensor, y: Operand) -> Tensor:
         return TENSOR.apply(op, (y, x), {})
 
-    return forward, reflected
+    return _named(forward, f"__{name}__"), _named(reflected, f"__r{name}__")
 
 
-def _comparison(compare: Callable[[Any, Any], Any]) -> Callable[[Tensor, Operand], Tensor]:
+def _comparison(
+    compare: Callable[[Any, Any], Any], name: str
+) -> Callable[[Tensor, Operand], Tensor]:
     """A comparison of the numbers: a Tensor of booleans that wants no gradient."""
 
     def compared(x: Tensor, y: Operand) -> Tensor:
         return constant(compare(x.data, y.data if isinstance(y, Tensor) else y))
 
-    return compared
+    return _named(compared, f"__{name}__")
+
+
+def _named(
+    method: Callable[[Tensor, Operand], Tensor], name: str
+) -> Callable[[Tensor, Operand], Tensor]:
+    """The method under its own name in tracebacks and help(): ``Tensor.__add__``."""
+    method.__name__, method.__qualname__ = name, f"Tensor.{name}"
+    return method
 
 
 class Tensor(Methods):
@@ -144,6 +154,10 @@ class Tensor(Methods):
     def __len__(self) -> int:
         return len(self.data)
 
+    def __bool__(self) -> bool:
+        """The truth of a single element (an error for several, as PyTorch's)."""
+        return bool(self.data)
+
     def __repr__(self) -> str:
         body = np.array2string(self.data, prefix="Tensor(", separator=", ")
         extra = ", requires_grad=True" if self.requires_grad else ""
@@ -163,16 +177,16 @@ class Tensor(Methods):
     # Arithmetic, with Tensors, ndarrays or numbers on either side, NumPy's broadcasting; and
     # comparisons, which give Tensors of booleans that want no gradient, as PyTorch's.
 
-    __add__, __radd__ = _operators(add)
-    __sub__, __rsub__ = _operators(sub)
-    __mul__, __rmul__ = _operators(mul)
-    __truediv__, __rtruediv__ = _operators(div)
-    __pow__, __rpow__ = _operators(power)
-    __matmul__, __rmatmul__ = _operators(matmul)
-    __lt__ = _comparison(np.less)
-    __le__ = _comparison(np.less_equal)
-    __gt__ = _comparison(np.greater)
-    __ge__ = _comparison(np.greater_equal)
+    __add__, __radd__ = _operators(add, "add")
+    __sub__, __rsub__ = _operators(sub, "sub")
+    __mul__, __rmul__ = _operators(mul, "mul")
+    __truediv__, __rtruediv__ = _operators(div, "truediv")
+    __pow__, __rpow__ = _operators(power, "pow")
+    __matmul__, __rmatmul__ = _operators(matmul, "matmul")
+    __lt__ = _comparison(np.less, "lt")
+    __le__ = _comparison(np.less_equal, "le")
+    __gt__ = _comparison(np.greater, "gt")
+    __ge__ = _comparison(np.greater_equal, "ge")
 
     def __neg__(self) -> Tensor:
         return _apply(neg, self)
@@ -288,14 +302,6 @@ def _apply(op: Op, *args: Any, **params: Any) -> Tensor:
     return TENSOR.apply(op, args, params)
 
 
-def _same_dtype(arrays: list[Array]) -> list[Array]:
-    """PyTorch's rule for two operands: a 0-d Tensor (a number) takes the other's dtype."""
-    xd, yd = arrays
-    if xd.dtype != yd.dtype and (xd.ndim == 0) != (yd.ndim == 0):
-        return [xd.astype(yd.dtype), yd] if xd.ndim == 0 else [xd, yd.astype(xd.dtype)]
-    return arrays
-
-
 class TensorKind:
     """The Tensor kind as the engine sees it: inputs that require a gradient, contributions
     summed back to each input's shape, ``.grad`` kept on leaves (and retained intermediates)."""
@@ -304,15 +310,11 @@ class TensorKind:
     rank = 3
 
     def apply(self, op: Op, args: tuple[Any, ...], params: dict[str, Any]) -> Tensor:
-        like = None
-        for a in args:
-            if isinstance(a, Tensor):
-                like = a
-                break
+        like = next(filter(Tensor.__instancecheck__, args), None)  # whose dtype numbers take
         inputs = [a if type(a) is Tensor else as_tensor(a, like) for a in args]
         arrays = [t.data for t in inputs]
         if len(arrays) == 2 and arrays[0].dtype != arrays[1].dtype and op.elementwise:
-            arrays = _same_dtype(arrays)
+            arrays = same_dtype(arrays)
         with np.errstate(all="ignore"):  # IEEE results (inf, nan), never a warning
             out = kernel(op)(*arrays, **params) if params else kernel(op)(*arrays)
         return make(out, op, inputs, params)
@@ -333,7 +335,7 @@ class TensorKind:
         op = node._op
         assert op is not None
         params = node._params
-        if op.needs:
+        if op.takes_needs:
             params = {**(params or {}), "needs": node._needs}
         if create_graph:
             xs: list[Any] = list(node._inputs)
@@ -346,6 +348,8 @@ class TensorKind:
         contributions: list[Any] = []
         for x, g, need in zip(node._inputs, grads, node._needs, strict=True):
             if need:
+                if g is None:  # an input that gets nothing (a mask made to want a gradient)
+                    g = np.zeros(x.data.shape, x.data.dtype)
                 g = unbroadcast(g, x.data.shape)
                 if any(g is c for c in contributions):  # never one array for two inputs
                     g = g.copy() if isinstance(g, np.ndarray) else g * 1.0
@@ -362,16 +366,16 @@ class TensorKind:
             # a leaf may own the gradient the engine made for it; an intermediate's is passed on
             node.grad = grad if not node._inputs else grad.copy()
         else:
-            node.grad = node.grad + grad
+            node.grad = np.asarray(node.grad + grad)  # a 0-d sum would be a NumPy scalar
+
+    def forget(self, node: Tensor) -> None:
+        node.grad = None
 
     def seed(self, node: Tensor, gradient: Any) -> Array:
-        if gradient is None:
-            if node.data.size != 1:
-                raise RuntimeError("grad can be implicitly created only for scalar outputs")
-            return np.ones(node.data.shape, dtype=node.data.dtype)
-        seed = np.array(
-            gradient.data if isinstance(gradient, Tensor) else gradient, dtype=node.dtype
-        )
+        if gradient is None and node.data.size != 1:
+            raise RuntimeError("grad can be implicitly created only for scalar outputs")
+        given = np.ones(node.shape) if gradient is None else gradient
+        seed = np.array(given.data if isinstance(given, Tensor) else given, dtype=node.dtype)
         if seed.shape != node.shape:
             raise RuntimeError(
                 f"Mismatch in shape: grad_output[0] has a shape of {seed.shape} and output[0] "
@@ -380,11 +384,10 @@ class TensorKind:
         return seed
 
     def as_grad(self, node: Tensor, grad: Any, create_graph: bool) -> Any:
-        if grad is None:
-            grad = np.zeros(node.data.shape, dtype=node.data.dtype)
-        if create_graph and not isinstance(grad, Tensor):
-            return constant(grad)
-        return grad.data if isinstance(grad, Tensor) and not create_graph else grad
+        grad = np.zeros(node.shape, node.data.dtype) if grad is None else grad
+        if create_graph:
+            return grad if isinstance(grad, Tensor) else constant(grad)
+        return grad.data if isinstance(grad, Tensor) else grad
 
     def has_nan(self, node: Tensor, grad: Any) -> bool:
         return bool(np.isnan(grad.data if isinstance(grad, Tensor) else grad).any())

@@ -12,6 +12,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from ..autograd.engine import topological_order
+from ..autograd.kinds import kind_of
 from .numeric import STEP, derivative
 
 
@@ -94,6 +96,26 @@ def mismatch(what: str, j: int, numeric: Any, analytic: Any, fault: Fault | None
         f"{what} mismatch for output 0 with respect to input {j},\n"
         f"numerical:{numeric!r}\nanalytical:{analytic!r}\n\n" + (str(fault) if fault else NO_FAULT)
     )
+
+
+def not_reentrant(j: int, first: Any, second: Any) -> str:
+    """PyTorch's words where backward run twice gives two answers."""
+    return (
+        "Backward is not reentrant, i.e., running backward with same input and grad_output "
+        f"multiple times gives different values, for input {j}: {first!r} then {second!r}"
+    )
+
+
+def localised(output: Any, fault_of: Callable[[Any], Fault | None]) -> Fault | None:
+    """The first node, in forward order, whose rule ``fault_of`` finds at fault, or None."""
+    kind = kind_of(output)
+    assert kind is not None
+    for node in topological_order([output]):
+        if kind.op(node) is not None:
+            fault = fault_of(node)
+            if fault is not None:
+                return fault
+    return None
 
 
 def close(analytic: float, numeric: float, atol: float, rtol: float) -> bool:

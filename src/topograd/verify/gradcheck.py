@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from ..autograd.kinds import kind_of
 from . import scalars
 from .faults import Fault, GradcheckError, Options
 
@@ -43,13 +44,16 @@ def gradcheck(
     """
     options = _options(eps, atol, rtol, scaled_step, richardson_levels, fast_mode, seed)
     inputs = list(inputs)
+    if not inputs:
+        raise ValueError("gradcheck: no inputs, nothing to check")
+    kinds = {kind.name for kind in map(kind_of, inputs) if kind is not None}
     try:
-        if any(hasattr(x, "shape") for x in inputs):  # Tensors or arrays
+        if "tensor" in kinds:  # arrays and numbers beside them are constants, as in PyTorch
             from . import tensors  # NumPy, only when Tensors are checked
 
             tensors.check(fn, inputs, options)
         else:
-            scalars.check(fn, [getattr(x, "data", x) for x in inputs], options)
+            scalars.check(fn, [x.data if kind_of(x) else x for x in inputs], options)
     except GradcheckError:
         if raise_exception:
             raise

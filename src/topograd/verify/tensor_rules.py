@@ -67,7 +67,7 @@ def _draw(interval: Interval, shape: tuple[int, ...], rng: np.random.Generator) 
 
 
 def _rule(op: Op, grad: Any, xs: Sequence[Array], out: Array, params: dict[str, Any]) -> Any:
-    needs = {"needs": (True,) * len(xs)} if op.needs else {}
+    needs = {"needs": (True,) * len(xs)} if op.takes_needs else {}
     with np.errstate(all="ignore"):
         return op.rule(grad, *xs, out, **params, **needs)
 

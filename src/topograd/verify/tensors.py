@@ -18,12 +18,21 @@ from typing import Any
 
 import numpy as np
 
-from ..autograd.engine import grad, topological_order
+from ..autograd.engine import grad
 from ..autograd.kinds import kind_of
 from ..tensor import Tensor
 from ..tensor.arrays import kernel
 from ..tensor.broadcast import unbroadcast
-from .faults import Fault, GradcheckError, Options, close, is_kink, mismatch
+from .faults import (
+    Fault,
+    GradcheckError,
+    Options,
+    close,
+    is_kink,
+    localised,
+    mismatch,
+    not_reentrant,
+)
 from .numeric import derivative
 
 Array = np.ndarray[Any, Any]
@@ -39,10 +48,12 @@ def check(fn: Callable[..., Any], inputs: Sequence[Any], options: Options) -> No
     """Raise ``TensorGradcheckError`` where a gradient of ``fn`` disagrees with central
     differences, under PyTorch's rule |a - n| <= atol + rtol |n|."""
     tensors = [t if isinstance(t, Tensor) else Tensor(t) for t in inputs]
+    checked = [j for j, t in enumerate(tensors) if t.requires_grad]
+    if not checked:
+        raise ValueError("gradcheck: no input Tensor requires a gradient: nothing to check")
     out = fn(*tensors)
     if not isinstance(out, Tensor):
         raise TypeError(f"gradcheck: fn must return a Tensor, it returned {type(out).__name__}")
-    checked = [j for j, t in enumerate(tensors) if t.requires_grad]
     rng = np.random.default_rng(options.seed)
     for j in checked:
         if options.fast_mode:
@@ -62,12 +73,18 @@ def check(fn: Callable[..., Any], inputs: Sequence[Any], options: Options) -> No
             raise TensorGradcheckError(mismatch(what, j, numeric, analytic, fault), j, fault)
     for j in checked:  # backward run twice gives the same bits
         v = np.ones(out.shape)
-        if _vjp(out, tensors[j], v).tobytes() != _vjp(out, tensors[j], v).tobytes():
-            raise TensorGradcheckError(f"Backward is not reentrant for input {j}", j)
+        first, second = _vjp(out, tensors[j], v), _vjp(out, tensors[j], v)
+        if first.tobytes() != second.tobytes():
+            raise TensorGradcheckError(not_reentrant(j, first, second), j)
 
 
 def _evaluate(fn: Callable[..., Tensor], tensors: list[Tensor], j: int, data: Array) -> Array:
-    args = [Tensor(data) if k == j else t.detach() for k, t in enumerate(tensors)]
+    """fn's output with input ``j`` set to ``data``, the inputs wanting gradients as they did
+    (fn may itself differentiate, with tg.grad(create_graph=True))."""
+    args = [
+        Tensor(data if k == j else t.data, requires_grad=t.requires_grad)
+        for k, t in enumerate(tensors)
+    ]
     return np.asarray(fn(*args).data, dtype=np.float64)
 
 
@@ -135,7 +152,7 @@ def node_fault(node: Tensor, atol: float, rtol: float, rng: np.random.Generator)
     with np.errstate(all="ignore"):
         out = np.asarray(forward(*xs, **params))
         v = rng.normal(size=out.shape)
-        needs = {"needs": tuple(t.requires_grad for t in operands)} if op.needs else {}
+        needs = {"needs": tuple(t.requires_grad for t in operands)} if op.takes_needs else {}
         contributions = op.rule(v, *xs, out, **params, **needs)
     for i, t in enumerate(operands):
         if not t.requires_grad or contributions[i] is None:
@@ -161,9 +178,4 @@ def node_fault(node: Tensor, atol: float, rtol: float, rng: np.random.Generator)
 def localise(output: Tensor, atol: float = 1e-5, rtol: float = 1e-3) -> Fault | None:
     """The first node, in forward order, whose local rule disagrees with its own forward."""
     rng = np.random.default_rng(0)
-    for node in topological_order([output]):
-        if node.op:
-            fault = node_fault(node, atol, rtol, rng)
-            if fault is not None:
-                return fault
-    return None
+    return localised(output, lambda node: node_fault(node, atol, rtol, rng))

@@ -13,10 +13,11 @@ highlight a node of the drawing named by a step of the trace.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from dataclasses import asdict, dataclass
 from typing import Any
 
+from ..autograd.engine import topological_order
 from ..autograd.registry import OPS
 from ..scalar.value import Value
 
@@ -47,29 +48,15 @@ class EdgeInfo:
 
 def walk(output: Value) -> dict[Value, tuple[Value, ...]]:
     """Every node the output depends on, in forward order, with its operands; a number given
-    as an operand (the 2.0 of x * 2.0) becomes a constant leaf of its own. Without recursion."""
+    as an operand (the 2.0 of x * 2.0) becomes a constant leaf of its own."""
     operands: dict[Value, tuple[Value, ...]] = {}
-    order: list[Value] = []
 
     def parents(v: Value) -> tuple[Value, ...]:
         if v not in operands:
             operands[v] = v.parents  # numbers boxed once, so that each is one node
         return operands[v]
 
-    done: set[Value] = set()
-    stack: list[tuple[Value, Iterator[Value]]] = [(output, iter(parents(output)))]
-    done.add(output)
-    while stack:
-        node, pending = stack[-1]
-        for parent in pending:
-            if parent not in done:
-                done.add(parent)
-                stack.append((parent, iter(parents(parent))))
-                break
-        else:
-            stack.pop()
-            order.append(node)
-    return {v: operands[v] for v in order}
+    return {v: operands[v] for v in topological_order([output], parents)}
 
 
 def ids(nodes: Iterable[Value]) -> dict[Value, str]:
