@@ -129,6 +129,7 @@ BAD_INPUT = [
     (["train", "--plot", "x.unknownext"], "--plot must end in"),
     (["train", "--save", "x.pickle"], "--save must end in"),
     (["train", "--points", "1"], "at least 2"),
+    (["train", "--dataset", "spiral", "--points", "2", "--steps", "1"], "at least classes (3)"),
     (["train", "--dataset", "digits", "--seed", "-1"], "must be 0 or more"),
     (["train", "--dataset", "digits", "--engine", "scalar"], "tensor engine"),
     (["grad", "x\udcff", "x=1"], "not text"),

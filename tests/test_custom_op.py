@@ -184,3 +184,16 @@ def test_a_huge_integer_operand_is_refused_at_once_not_in_backward() -> None:
     with pytest.raises(OverflowError):
         x ** (10**400)
     assert (x * 2).parents[1].data == 2.0  # a small int stays as it is, shown as 2.0
+
+
+def test_a_partial_made_of_a_number_operand_is_a_true_constant_under_create_graph() -> None:
+    h = tg.custom_op(
+        lambda a, b: a * b * b,
+        lambda a, b, out: (float(b) ** 2, 2 * a * b),  # b's number: constant only if b is one
+        name="h_of_a_number",
+    )
+    x = tg.Value(0.5)
+    (dx,) = tg.grad(h(x, 3.0), [x], create_graph=True)
+    assert dx.data == 9.0 and tg.grad(dx, [x]) == [0.0]
+    with pytest.raises(tg.CustomOpError, match="changes with input 1"):
+        tg.grad(h(x, tg.Value(3.0)), [x], create_graph=True)

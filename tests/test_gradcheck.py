@@ -387,3 +387,29 @@ def test_fast_mode_names_the_input_whose_gradient_is_wrong() -> None:
     with pytest.raises(tg.GradcheckError, match="with respect to input 1") as caught:
         tg.gradcheck(wrong_y, [0.5, 1.5], fast_mode=True)
     assert caught.value.input_index == 1
+
+
+@pytest.mark.parametrize("fast_mode", [False, True])
+def test_arrays_and_numbers_beside_tensors_reach_fn_as_they_are(fast_mode: bool) -> None:
+    import numpy as np
+
+    seen: list[object] = []
+
+    def loss(z: tg.Tensor, targets: object, scale: object) -> tg.Tensor:
+        seen.append((targets, scale))
+        return tg.nn.functional.cross_entropy(z * scale, targets)
+
+    z = tg.Tensor(np.random.default_rng(0).normal(size=(3, 4)), requires_grad=True)
+    targets = np.array([1, 0, 3])  # class indices: integers, which a float Tensor would not be
+    assert tg.gradcheck(loss, [z, targets, 2.5], fast_mode=fast_mode)
+    assert all(t is targets and s == 2.5 for t, s in seen)
+
+
+def test_the_rule_check_counts_only_what_it_checked_on_tensors() -> None:
+    from topograd.verify import tensor_rules
+
+    transpose = OPS["transpose"]  # no element-by-element check: only its cases, drawn twice
+    report = tensor_rules.check_rule(transpose, points=200)
+    assert report.passed and report.points == 2 * len(transpose.cases) + len(transpose.special)
+    tanh = OPS["tanh"]  # elementwise: an array of 200 elements and the broadcast cases
+    assert tensor_rules.check_rule(tanh, points=200).points >= 200

@@ -251,3 +251,16 @@ def test_an_optimizer_writes_only_its_update() -> None:
         Halve([a], lr=0.1, weight_decay=-1.0)
     with pytest.raises(NotImplementedError, match="update"):
         tg.optim.Optimizer([a], lr=0.1).step()
+
+
+def test_cross_entropy_takes_numpy_class_indices_and_refuses_the_rest_clearly() -> None:
+    logits = [tg.Value(1.0), tg.Value(2.0), tg.Value(-1.0)]
+    assert tg.nn.cross_entropy(logits, np.int64(1)).data == tg.nn.cross_entropy(logits, 1).data
+    batch = tg.nn.cross_entropy([logits, logits], np.array([1, 0]))
+    assert batch.data == (tg.nn.cross_entropy(logits, 1) + tg.nn.cross_entropy(logits, 0)).data / 2
+    with pytest.raises(TypeError, match="class indices"):
+        tg.nn.cross_entropy(logits, True)
+    with pytest.raises(TypeError, match="class index"):
+        tg.nn.cross_entropy(logits, 1.0)
+    with pytest.raises(ValueError, match="2 predictions but 1 targets"):
+        tg.nn.cross_entropy([logits, logits], [1])

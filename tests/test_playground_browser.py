@@ -166,5 +166,13 @@ def test_the_page_offers_the_registrys_functions(page: Any) -> None:
     expect(hint).to_contain_text("erf")
     text = hint.text_content()
     assert all(name in text.split() for name in functions())
+    titles = dict(  # each name shows its maths and its derivative where the pointer rests
+        page.eval_on_selector_all(
+            "#grammar span.function", "words => words.map(w => [w.textContent, w.title])"
+        )
+    )
+    assert titles == {
+        name: f"{op.maths}; derivative: {op.derivative}" for name, op in functions().items()
+    }
     page.fill("#expr", "erf(x) + asinh(x)")
     expect(page.locator("#value")).to_contain_text("erf(x) + asinh(x) =")

@@ -405,6 +405,31 @@ def test_transpose_with_negative_axes(shape: tuple[int, ...], axes: tuple[int, .
     check(x.transpose(*axes), tx.permute(*axes), [(x, tx)])
 
 
+def test_tensors_as_indices_mask_or_pick_as_in_torch() -> None:
+    x, tx = both(np.random.default_rng(5).normal(size=(3, 4)))
+    check(x[x > 0], tx[tx > 0], [(x, tx)])
+    rows, cols = tg.Tensor([2, 0, 2]), tg.Tensor([1, 1, 3])  # whole numbers, held as floats
+    check(x[rows, cols], tx[torch.tensor([2, 0, 2]), torch.tensor([1, 1, 3])], [(x, tx)], 1)
+    check(x[(rows, 0)], tx[(torch.tensor([2, 0, 2]), 0)], [(x, tx)], 2)
+
+
+@pytest.mark.parametrize("index", [tg.Tensor([0.5]), tg.Tensor([math.nan]), tg.Tensor([math.inf])])
+def test_a_fraction_as_an_index_is_refused_not_cut(index: tg.Tensor) -> None:
+    with pytest.raises(IndexError, match="whole numbers or booleans"):
+        tg.Tensor([1.0, 2.0])[index]
+
+
+def test_axes_out_of_range_are_refused_as_numpy_refuses_them() -> None:
+    x = tg.Tensor(np.ones((2, 3)))
+    with pytest.raises(np.exceptions.AxisError, match="axis 3 is out of bounds"):
+        x.transpose(3, 0)
+    with pytest.raises(np.exceptions.AxisError, match="axis 5 is out of bounds"):
+        x.swapaxes(0, 5)
+    with pytest.raises(ValueError, match="not a permutation"):
+        x.transpose(0, 0)
+    assert x.swapaxes(-1, 0).shape == (3, 2)
+
+
 SECOND_DERIVATIVES = [
     ("square", lambda t: (t**2).sum(), [0.3, -1.2]),
     ("cube of 0-d", lambda t: t**3.0, 0.7),
@@ -544,3 +569,12 @@ def test_the_sum_of_several_tensors_is_refused_with_the_way_to_add_them() -> Non
 
     with pytest.raises(TypeError, match="add Tensors with \\+"):
         OPS["sum"](tg.Tensor([1.0]), tg.Tensor([2.0]))
+
+
+@pytest.mark.parametrize("bias", [True, False])
+def test_a_linear_layer_gives_its_own_dtype_to_an_array_input(bias: bool) -> None:
+    layer = tg.nn.Linear(3, 2, bias=bias, seed=0)
+    out = layer(np.arange(6).reshape(2, 3))  # integers, as NumPy makes them
+    assert out.dtype == np.float32
+    expected = np.arange(6).reshape(2, 3).astype(np.float32) @ layer.weight.data.T
+    np.testing.assert_allclose(out.data - (layer.bias.data if bias else 0), expected, rtol=1e-6)

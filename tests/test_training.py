@@ -178,6 +178,13 @@ def test_dataset_arguments_are_checked() -> None:
         tg.datasets.make_moons(1)
     with pytest.raises(ValueError, match="noise"):
         tg.datasets.make_circles(10, noise=-1)
+    with pytest.raises(ValueError, match=r"n must be at least classes \(3\), got 2"):
+        tg.datasets.make_spiral(2)
+    with pytest.raises(ValueError, match="centers must be from 2 to 8"):
+        tg.datasets.make_blobs(100, centers=9)  # no room for more: it would search for ever
+    with pytest.raises(ValueError, match=r"n must be at least centers \(8\)"):
+        tg.datasets.make_blobs(7, centers=8)
+    assert len(set(tg.datasets.make_blobs(8, centers=8)[1])) == 8
 
 
 def test_training_reaches_micrograds_accuracy_on_moons() -> None:

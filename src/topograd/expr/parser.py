@@ -139,7 +139,7 @@ class _Walk:
     leaf: Callable[[str], Any]
     number: Callable[[float], Any]
     functions: Mapping[str, Callable[[Any], Any]]
-    named: Callable[[Any, str], None] | None = None
+    named: Callable[[Any, str], None]  # told each operation's value and its text
 
     def walk(self, root: ast.expr) -> Any:
         """Evaluate the tree bottom-up, left operand first, without recursion."""
@@ -167,8 +167,7 @@ class _Walk:
         else:
             assert isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
             out = self.functions[node.func.id](values.pop())
-        if self.named is not None:
-            self.named(out, ast.get_source_segment(self.text.strip(), node) or "")
+        self.named(out, ast.get_source_segment(self.text.strip(), node) or "")
         return out
 
 

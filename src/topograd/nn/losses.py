@@ -1,4 +1,4 @@
-"""Losses on scalar Values, each the mean over the samples.
+"""Losses on scalar Values: each the mean over the samples, but l2, a sum over parameters.
 
 >>> import topograd as tg
 >>> round(tg.nn.mse([tg.Value(1.0), tg.Value(3.0)], [0.0, 1.0]).data, 6)
@@ -7,6 +7,7 @@
 
 from __future__ import annotations
 
+import numbers
 from collections.abc import Sequence
 
 from ..scalar.functions import dot, sum_of
@@ -53,13 +54,18 @@ def cross_entropy(
     and an int) or the mean over a batch (a list of such lists and a list of ints). The largest
     logit is subtracted first (a constant, which changes neither the value nor the gradient),
     so logits of +-1000 neither overflow nor underflow."""
-    if isinstance(target, int):
+    if isinstance(target, numbers.Integral):
         return _cross_entropy(logits, target)  # type: ignore[arg-type]
-    batch = [_cross_entropy(row, t) for row, t in zip(logits, target, strict=True)]  # type: ignore[arg-type]
-    return _mean(batch)
+    if hasattr(target, "__len__"):
+        _pairs(logits, target, "cross_entropy")  # type: ignore[arg-type]
+        batch = [_cross_entropy(row, t) for row, t in zip(logits, target)]  # type: ignore[arg-type]
+        return _mean(batch)
+    raise TypeError(f"cross_entropy takes a class index or a list of them, not {target!r}")
 
 
 def _cross_entropy(logits: Sequence[Value], target: int) -> Value:
+    if isinstance(target, bool) or not isinstance(target, numbers.Integral):
+        raise TypeError(f"cross_entropy takes class indices (ints), not {target!r}")
     if not 0 <= target < len(logits):
         raise ValueError(f"target {target} is not a class of {len(logits)} logits")
     top = max(z.data for z in logits)

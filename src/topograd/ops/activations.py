@@ -16,7 +16,7 @@ from ..autograd.registry import ANY, register
 from . import floats
 from .selection import where
 
-INF, NAN = math.inf, math.nan
+NAN = math.nan
 
 
 @register(

@@ -3,7 +3,7 @@ concatenate and stack. Each moves elements without changing them, so each gradie
 same move backwards.
 
 >>> import numpy as np
->>> transpose.rule(np.ones((4, 2, 3)), None, None, axes=(2, 0, 1))[0].shape  # out: (3, 4, 2)
+>>> transpose.rule(np.ones((4, 2, 3)), None, None, axes=(2, 0, 1))[0].shape  # grad: out's shape
 (2, 3, 4)
 """
 

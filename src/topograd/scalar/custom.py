@@ -18,7 +18,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, cast
 
 from ..autograd.registry import ANY, VARIADIC, Interval, Op, add
-from .value import Value, constant, describe, is_real
+from .value import Value, constant, describe, is_constant, is_real
 
 
 class CustomOpError(TypeError):
@@ -170,11 +170,14 @@ class _UserRule:
         derivative. That is right only if the partial really is constant: one computed from
         ``.data`` is not, and would give a silently wrong second derivative. Probe it: recompute
         the partials in numbers a little way off on both sides, and refuse if a number-valued
-        one moves both ways (a step function near its step moves one way only)."""
+        one moves both ways (a step function near its step moves one way only). A number
+        operand is never moved: nothing is differentiated by it."""
         if all(isinstance(p, Value) for p in partials):
             return
         xs = [x.data if isinstance(x, Value) else float(x) for x in inputs]
         for i in range(len(xs)):
+            if is_constant(inputs[i]):
+                continue
             h = 1e-3 * max(1.0, abs(xs[i]))
             sides = []
             for moved_to in (xs[i] + h, xs[i] - h):

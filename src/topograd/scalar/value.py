@@ -248,6 +248,11 @@ def constant(x: float) -> Value:
     return out
 
 
+def is_constant(x: Any) -> bool:
+    """Whether ``x`` is a number, or a Value made for one: nothing to differentiate by."""
+    return not isinstance(x, Value) or x._op is CONSTANT
+
+
 def as_values(values: Iterable[Value | Real], function: str = "as_values") -> tuple[Value, ...]:
     """The values as Values: each number a constant leaf; anything else a TypeError."""
     given = tuple(values)
@@ -367,7 +372,7 @@ class ScalarKind:
 
     def has_nan(self, node: Value, grad: Any) -> bool:
         """Whether a NaN arrives here that matters: a constant wants no gradient."""
-        if node._op is CONSTANT:
+        if is_constant(node):
             return False
         return math.isnan(grad.data if isinstance(grad, Value) else grad)
 

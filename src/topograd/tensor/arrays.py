@@ -47,6 +47,19 @@ def axis_of(axis: Any) -> Any:
     return int(axis)
 
 
+def index_array(index: Any) -> Array:
+    """A Tensor used as an index: a mask (a comparison's booleans) masks, whole numbers pick
+    (a Tensor holds them as floats); a fraction is refused rather than cut."""
+    array = np.asarray(index.data)
+    if array.dtype.kind in "biu":
+        return array
+    with np.errstate(invalid="ignore"):  # nan and inf are refused below
+        whole = array.astype(np.intp)
+    if not np.array_equal(whole, array):
+        raise IndexError("a Tensor used as an index must hold whole numbers or booleans")
+    return whole
+
+
 def same_dtype(arrays: list[Array]) -> list[Array]:
     """PyTorch's rule for two operands: a 0-d Tensor (a number) takes the other's dtype."""
     xd, yd = arrays

@@ -39,9 +39,10 @@ def stack(tensors: Sequence[Operand], axis: int = 0) -> Tensor:
 
 
 def linear(x: Operand, weight: Tensor, bias: Tensor | None = None) -> Tensor:
-    """x W^T + b in one node, as torch.nn.functional.linear; W has shape (out, in)."""
+    """x W^T + b in one node, as torch.nn.functional.linear; W has shape (out, in). Without a
+    bias, x W^T (a transpose and a matmul). x takes W's dtype when it is not a Tensor."""
     if bias is None:
-        return as_tensor(x) @ weight.T
+        return as_tensor(x, weight) @ weight.T
     return linalg.linear(as_tensor(x, weight), weight, bias)  # type: ignore[no-any-return]
 
 

@@ -21,6 +21,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
+from numpy.lib.array_utils import normalize_axis_index
 
 from ..autograd import engine
 from ..autograd.kinds import register_kind
@@ -31,8 +32,8 @@ from ..ops.elementary import power
 from ..ops.linalg import matmul
 from ..ops.methods import Methods
 from ..ops.reductions import amax, mean, total
-from ..ops.shapes import broadcast_to, getitem, reshape, scatter, transpose
-from .arrays import as_array, axis_of, kernel, same_dtype
+from ..ops.shapes import broadcast_to, getitem, reshape, transpose
+from .arrays import as_array, axis_of, index_array, kernel, same_dtype
 from .broadcast import unbroadcast
 
 Operand = Any  # a Tensor, an ndarray or a Python number
@@ -147,10 +148,6 @@ class Tensor(Methods):
     def numpy(self) -> Array:
         return self.data
 
-    def astype(self, dtype: Any) -> Tensor:
-        """The numbers as another dtype, cut from the graph (for masks and counts)."""
-        return constant(self.data.astype(dtype))
-
     def __len__(self) -> int:
         return len(self.data)
 
@@ -215,14 +212,17 @@ class Tensor(Methods):
         return _apply(reshape, self, shape=tuple(int(n) for n in target))
 
     def transpose(self, *axes: Any) -> Tensor:
-        order = tuple(axes[0]) if len(axes) == 1 and isinstance(axes[0], (tuple, list)) else axes
-        order = tuple(int(a) % max(1, self.ndim) for a in order) or tuple(
-            reversed(range(self.ndim))
-        )
+        given = tuple(axes[0]) if len(axes) == 1 and isinstance(axes[0], (tuple, list)) else axes
+        order = tuple(normalize_axis_index(int(a), self.ndim) for a in given)
+        if sorted(order) != list(range(self.ndim)):
+            if given:
+                raise ValueError(f"axes {given} are not a permutation of {self.ndim} axes")
+            order = tuple(reversed(range(self.ndim)))
         return _apply(transpose, self, axes=order)
 
     def swapaxes(self, a: int, b: int) -> Tensor:
         order = list(range(self.ndim))
+        a, b = (normalize_axis_index(int(n), self.ndim) for n in (a, b))
         order[a], order[b] = order[b], order[a]
         return self.transpose(tuple(order))
 
@@ -234,13 +234,12 @@ class Tensor(Methods):
         return _apply(broadcast_to, self, shape=tuple(shape))
 
     def __getitem__(self, index: Any) -> Tensor:
-        index = index.data.astype(np.intp) if isinstance(index, Tensor) else index
+        """NumPy's indexing, with Tensors as index arrays: integer ones pick, boolean ones mask."""
+        if isinstance(index, tuple):
+            index = tuple(index_array(i) if isinstance(i, Tensor) else i for i in index)
+        elif isinstance(index, Tensor):
+            index = index_array(index)
         return _apply(getitem, self, index=index)
-
-    def scatter(self, index: Any, shape: tuple[int, ...]) -> Tensor:
-        """Zeros of ``shape`` with this added at ``index`` (repeats accumulate): getitem's
-        transpose, used when its gradient must itself be differentiated."""
-        return _apply(scatter, self, index=index, shape=tuple(shape))
 
 
 def _init(out: Tensor, data: Array, requires_grad: bool) -> None:

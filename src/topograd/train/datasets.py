@@ -72,10 +72,12 @@ def make_circles(
 def make_blobs(
     n: int = 100, centers: int = 3, std: float = 0.6, seed: int = 0
 ) -> tuple[Points, list[int]]:
-    """``centers`` Gaussian blobs, centres drawn in [-4, 4]^2 at least 2.5 apart."""
+    """``centers`` Gaussian blobs, centres drawn in [-4, 4]^2 at least 2.5 apart (room for 8)."""
     _check(n, std)
-    if centers < 2:
-        raise ValueError(f"centers must be at least 2, got {centers!r}")
+    if not 2 <= centers <= 8:
+        raise ValueError(f"centers must be from 2 to 8, got {centers!r}")
+    if n < centers:
+        raise ValueError(f"n must be at least centers ({centers}), got {n!r}")
     rng = random.Random(seed)
     middles: list[tuple[float, float]] = []
     while len(middles) < centers:
@@ -97,6 +99,8 @@ def make_spiral(
     _check(n, noise)
     if classes < 2:
         raise ValueError(f"classes must be at least 2, got {classes!r}")
+    if n < classes:
+        raise ValueError(f"n must be at least classes ({classes}), got {n!r}")
     rng = random.Random(seed)
     points, labels = [], []
     per = n // classes

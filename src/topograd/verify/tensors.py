@@ -47,8 +47,8 @@ class TensorGradcheckError(GradcheckError):
 def check(fn: Callable[..., Any], inputs: Sequence[Any], options: Options) -> None:
     """Raise ``TensorGradcheckError`` where a gradient of ``fn`` disagrees with central
     differences, under PyTorch's rule |a - n| <= atol + rtol |n|."""
-    tensors = [t if isinstance(t, Tensor) else Tensor(t) for t in inputs]
-    checked = [j for j, t in enumerate(tensors) if t.requires_grad]
+    tensors = list(inputs)  # anything but a Tensor is passed to fn as it is: a constant
+    checked = [j for j, t in enumerate(tensors) if isinstance(t, Tensor) and t.requires_grad]
     if not checked:
         raise ValueError("gradcheck: no input Tensor requires a gradient: nothing to check")
     out = fn(*tensors)
@@ -78,11 +78,13 @@ def check(fn: Callable[..., Any], inputs: Sequence[Any], options: Options) -> No
             raise TensorGradcheckError(not_reentrant(j, first, second), j)
 
 
-def _evaluate(fn: Callable[..., Tensor], tensors: list[Tensor], j: int, data: Array) -> Array:
+def _evaluate(fn: Callable[..., Tensor], tensors: list[Any], j: int, data: Array) -> Array:
     """fn's output with input ``j`` set to ``data``, the inputs wanting gradients as they did
     (fn may itself differentiate, with tg.grad(create_graph=True))."""
     args = [
         Tensor(data if k == j else t.data, requires_grad=t.requires_grad)
+        if isinstance(t, Tensor)
+        else t
         for k, t in enumerate(tensors)
     ]
     return np.asarray(fn(*args).data, dtype=np.float64)
@@ -90,7 +92,7 @@ def _evaluate(fn: Callable[..., Tensor], tensors: list[Tensor], j: int, data: Ar
 
 def _fast(
     fn: Callable[..., Tensor],
-    tensors: list[Tensor],
+    tensors: list[Any],
     out: Tensor,
     j: int,
     rng: np.random.Generator,
@@ -108,7 +110,7 @@ def _fast(
 
 
 def _numerical_jacobian(
-    fn: Callable[..., Tensor], tensors: list[Tensor], j: int, options: Options
+    fn: Callable[..., Tensor], tensors: list[Any], j: int, options: Options
 ) -> Array:
     """Column k: the central difference of the flattened output along input element k."""
     x = tensors[j].data.astype(np.float64)

@@ -241,13 +241,22 @@ function choose(button) {
   later(0);
 }
 
-// The operators and functions an expression may use, from the server's op registry.
+// The operators and functions an expression may use, from the server's op registry; each
+// function's name shows its value and its derivative when the pointer rests on it.
 async function grammar() {
   try {
     const reply = await fetch("/api/functions");
     const data = await reply.json();
-    $("grammar").textContent =
-      `numbers, names, ${data.operators.join(" ")}, and ${data.functions.join(" ")}`;
+    const hint = $("grammar");
+    hint.textContent = `numbers, names, ${data.operators.join(" ")}, and `;
+    data.functions.forEach((name, k) => {
+      const [maths, derivative] = data.maths[name];
+      const word = document.createElement("span");
+      word.className = "function";
+      word.textContent = name;
+      word.title = `${maths}; derivative: ${derivative}`;
+      hint.append(k ? " " : "", word);
+    });
   } catch (error) {
     // the hint keeps its general words; the expressions still work
   }
