@@ -16,6 +16,7 @@ from oracle import reference, same
 
 import topograd as tg
 from topograd.autograd.registry import AWAY_FROM_ZERO, OPS, Interval
+from topograd.tensor.broadcast import unbroadcast
 
 ELEMENTWISE = sorted(name for name, op in OPS.items() if op.elementwise and not op.custom)
 
@@ -24,14 +25,6 @@ def draw(rng: np.random.Generator, shape: tuple[int, ...], interval: Interval) -
     lo, hi = interval
     x = rng.uniform(lo, hi, shape)
     return x * rng.choice([-1.0, 1.0], shape) if (lo, hi) == AWAY_FROM_ZERO else x
-
-
-def summed_to(terms: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
-    """Broadcast undone: ``terms`` summed down to ``shape``."""
-    lead = terms.ndim - len(shape)
-    terms = terms.sum(axis=tuple(range(lead)))
-    ones = tuple(k for k, n in enumerate(shape) if n == 1 and terms.shape[k] != 1)
-    return terms.sum(axis=ones, keepdims=True) if ones else terms
 
 
 def shapes_for(arity: int) -> st.SearchStrategy[tuple[tuple[int, ...], ...]]:
@@ -69,7 +62,7 @@ def test_elementwise_op_matches_torch_with_broadcasting(name: str, data, seed: i
         assert mine.grad.shape == mine.shape
         assert terms.grad is not None
         count = max(1, out.data.size // max(1, mine.data.size))
-        size = summed_to(np.abs(terms.grad.numpy()), mine.shape)
+        size = unbroadcast(np.abs(terms.grad.numpy()), mine.shape)
         error = np.abs(mine.grad - reference_leaf.grad.numpy())
         bound = 1e-12 * np.abs(reference_leaf.grad.numpy()) + count * 2.0**-52 * size
         assert np.all(error <= bound), (mine.grad, reference_leaf.grad, bound)

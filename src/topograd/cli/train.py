@@ -7,10 +7,13 @@ import argparse
 import sys
 from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..train.datasets import DATASETS
 from .common import UsageError, natural, positive
+
+if TYPE_CHECKING:
+    from ..nn.module import Module
 
 PLOT_FORMATS = (".png", ".pdf", ".svg", ".jpg", ".jpeg")
 
@@ -132,10 +135,14 @@ def _two_d(args: argparse.Namespace) -> int:
         engine = " on Tensors" if args.engine == "tensor" else ""
         plot_run(run, args.plot, f"{args.dataset}{engine}: {accuracy:.0%} after {steps} steps")
         print(f"decision boundary with the training points: {args.plot}")
-    if args.save:
-        run.model.save(args.save)
-        print(f"model saved to {args.save}")
+    _save(run.model, args.save)
     return 0
+
+
+def _save(model: Module, path: str | None) -> None:
+    if path:
+        model.save(path)
+        print(f"model saved to {path}")
 
 
 def _ms(seconds: list[float]) -> float:
@@ -161,7 +168,5 @@ def _digits(args: argparse.Namespace) -> int:
     if args.plot:
         plot_digits(run, args.plot, f"digits: {run.test_accuracy:.1%} on held-out images")
         print(f"confusion matrix and misclassified images: {args.plot}")
-    if args.save:
-        run.model.save(args.save)
-        print(f"model saved to {args.save}")
+    _save(run.model, args.save)
     return 0

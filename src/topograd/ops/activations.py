@@ -14,9 +14,8 @@ from typing import Any
 
 from ..autograd.registry import ANY, register
 from . import floats
+from .floats import NAN
 from .selection import where
-
-NAN = math.nan
 
 
 @register(

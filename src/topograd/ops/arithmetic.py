@@ -9,16 +9,14 @@ last bit: ``x / y`` passes ``grad / y`` (never ``grad * (1 / y)``, which overflo
 
 from __future__ import annotations
 
-import math
 import operator
 from typing import Any
 
 from ..autograd.registry import ANY, AWAY_FROM_ZERO, register
 from . import floats
+from .floats import INF, NAN
 from .helpers import data
 from .selection import zeros_like
-
-INF, NAN = math.inf, math.nan
 
 
 @register(

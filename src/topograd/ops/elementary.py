@@ -17,10 +17,10 @@ from typing import Any
 from ..autograd.registry import ANY, POSITIVE, register
 from . import floats
 from .arithmetic import div
+from .floats import INF, NAN
 from .helpers import data
 from .selection import where
 
-INF, NAN = math.inf, math.nan
 TWO_OVER_SQRT_PI = 2.0 / math.sqrt(math.pi)
 
 

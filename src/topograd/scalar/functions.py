@@ -17,7 +17,7 @@ from ..ops.linalg import affine as affine_op
 from ..ops.linalg import dot as dot_op
 from ..ops.linalg import neuron as neuron_op
 from ..ops.reductions import total
-from .value import Real, Value, as_values, constant, new_node
+from .value import Real, Value, as_values, constant, fused, new_node
 
 
 def sum_of(values: Iterable[Value | Real]) -> Value:
@@ -25,7 +25,7 @@ def sum_of(values: Iterable[Value | Real]) -> Value:
     operands = as_values(values, "sum")
     if not operands:
         return constant(0.0)
-    return new_node(total.scalar(*[v.data for v in operands]), total, operands)  # type: ignore[misc]
+    return fused(total, operands)
 
 
 def dot(ws: Sequence[Value | Real], xs: Sequence[Value | Real]) -> Value:
@@ -43,7 +43,7 @@ def dot(ws: Sequence[Value | Real], xs: Sequence[Value | Real]) -> Value:
     operands = as_values([*ws, *xs], "dot")
     if not operands:
         return constant(0.0)
-    return new_node(dot_op.scalar(*[v.data for v in operands]), dot_op, operands)  # type: ignore[misc]
+    return fused(dot_op, operands)
 
 
 def affine(ws: Sequence[Value | Real], xs: Sequence[Value | Real], b: Value | Real) -> Value:

@@ -240,6 +240,12 @@ def new_node(
     return out
 
 
+def fused(op: Op, operands: tuple[Value, ...]) -> Value:
+    """One node of ``op`` over all its operands (a sum, a dot product): their numbers through
+    the op's float function."""
+    return new_node(op.scalar(*[v.data for v in operands]), op, operands)  # type: ignore[misc]
+
+
 def constant(x: float) -> Value:
     """A Value for a number that takes part in an op: a leaf that wants no gradient."""
     out = _new(Value)
@@ -290,8 +296,7 @@ class ScalarKind:
             if result is NotImplemented:
                 raise TypeError(f"{op.name}() takes Values or real numbers")
             return result
-        operands = as_values(args, op.name)
-        return new_node(op.scalar(*[v.data for v in operands]), op, operands)
+        return fused(op, as_values(args, op.name))
 
     def op(self, node: Value) -> Op | None:
         return node._op if node._op.arity else None

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import math
 import zlib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -117,18 +117,34 @@ def _directional_error(op: Op, case: Case, rng: np.random.Generator) -> float:
     for i, spec in enumerate(case.inputs):
         if isinstance(spec, Given):
             continue
-        u = rng.normal(size=xs[i].shape)
-        given = float(np.sum(unbroadcast(np.asarray(contributions[i]), xs[i].shape) * u))
-
-        def f(step: float, i: int = i, u: Array = u) -> float:
-            moved = [x + step * u if k == i else x for k, x in enumerate(xs)]
-            return float(np.sum(v * _forward(op, moved, params)))
-
+        given, f = directional(lambda *a: _forward(op, a, params), xs, i, v, contributions[i], rng)
         if is_kink(f, 0.0):
             continue
         expected = derivative(f, 0.0, richardson_levels=4)
         worst = max(worst, _relative(given, expected))
     return worst
+
+
+def directional(
+    forward: Callable[..., Any],
+    xs: Sequence[Array],
+    i: int,
+    v: Any,  # an array, or a float for a 0-d output
+    contribution: Any,
+    rng: np.random.Generator,
+) -> tuple[float, Callable[[float], float]]:
+    """vᵀJu for input ``i`` and a random direction u: as the rule gives it (``contribution``,
+    the rule's for upstream gradient v), and, as a function of the step along u, vᵀ forward,
+    whose derivative at 0 it must be."""
+    u = rng.normal(size=xs[i].shape)
+    given = float(np.sum(unbroadcast(np.asarray(contribution), xs[i].shape) * u))
+
+    def along(step: float) -> float:
+        moved = [x + step * u if k == i else x for k, x in enumerate(xs)]
+        with np.errstate(all="ignore"):
+            return float(np.sum(v * forward(*moved)))
+
+    return given, along
 
 
 def _special_failure(op: Op, xs: tuple[Any, ...], value: Any, partials: tuple[Any, ...]) -> str:

@@ -22,7 +22,6 @@ from ..autograd.engine import grad
 from ..autograd.kinds import kind_of
 from ..tensor import Tensor
 from ..tensor.arrays import kernel
-from ..tensor.broadcast import unbroadcast
 from .faults import (
     Fault,
     GradcheckError,
@@ -34,6 +33,7 @@ from .faults import (
     not_reentrant,
 )
 from .numeric import derivative
+from .tensor_rules import directional
 
 Array = np.ndarray[Any, Any]
 
@@ -159,14 +159,7 @@ def node_fault(node: Tensor, atol: float, rtol: float, rng: np.random.Generator)
     for i, t in enumerate(operands):
         if not t.requires_grad or contributions[i] is None:
             continue
-        u = rng.normal(size=xs[i].shape)
-        given = float(np.sum(unbroadcast(np.asarray(contributions[i]), xs[i].shape) * u))
-
-        def f(step: float, i: int = i, u: Array = u) -> float:
-            moved = [x + step * u if k == i else x for k, x in enumerate(xs)]
-            with np.errstate(all="ignore"):
-                return float(np.sum(v * forward(*moved, **params)))
-
+        given, f = directional(lambda *a: forward(*a, **params), xs, i, v, contributions[i], rng)
         if not math.isfinite(f(0.0)) or is_kink(f, 0.0):
             continue
         scale = max(1.0, float(np.abs(xs[i]).max(initial=0.0)))

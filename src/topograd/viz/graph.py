@@ -64,9 +64,12 @@ def ids(nodes: Iterable[Value]) -> dict[Value, str]:
     return {node: f"n{i}" for i, node in enumerate(nodes)}
 
 
-def describe(output: Value) -> tuple[list[NodeInfo], list[EdgeInfo]]:
-    """The nodes in forward order and one edge per operand (``x * x`` has two)."""
-    graph = walk(output)
+def describe(
+    output: Value, graph: dict[Value, tuple[Value, ...]] | None = None
+) -> tuple[list[NodeInfo], list[EdgeInfo]]:
+    """The nodes in forward order and one edge per operand (``x * x`` has two); ``graph`` is
+    ``walk(output)`` where the caller has walked it already."""
+    graph = walk(output) if graph is None else graph
     named = ids(graph)
     nodes = [NodeInfo(i, v.label, _written(v), v.data, v.grad) for v, i in named.items()]
     edges = [

@@ -134,6 +134,6 @@ def trace(output: Value, grad: float = 1.0) -> Trace:
         steps.append(Step(named[node], g, tuple(edges)))
 
     observe_backward(output, float(grad), observe)
-    nodes, edges = describe(output)
+    nodes, edges = describe(output, graph)
     grads = {s.node: s.grad for s in steps}  # this backward's gradients, not the stored .grad
     return Trace([replace(n, grad=grads.get(n.id, 0.0)) for n in nodes], edges, steps)
