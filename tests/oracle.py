@@ -8,8 +8,10 @@ fails the day an op is added without one.
 
 from __future__ import annotations
 
+import functools
 import math
-from collections.abc import Callable
+import operator
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import torch
@@ -21,16 +23,32 @@ SCALAR_OPS = sorted(name for name, op in OPS.items() if op.scalar is not None an
 TENSOR_OPS = sorted(name for name, op in OPS.items() if op.array is not None and not op.custom)
 
 # PyTorch spellings of topograd's n-ary scalar ops, whose operands are the summands (sum), or
-# w1 ... wn, x1 ... xn (dot), or w1 ... wn, x1 ... xn, b (affine).
+# w1 ... wn, x1 ... xn (dot), or w1 ... wn, x1 ... xn, b (affine); and where's condition. Each
+# is a chain of scalar ops, as the fused node computes it (left to right), so that an operand
+# another term does not depend on gets nothing from it, not a zero of a stacked vector.
+
+
+def _chain_sum(xs: Sequence[Any]) -> Any:
+    return functools.reduce(operator.add, xs)
+
+
+def _dot(xs: Sequence[Any]) -> Any:
+    n = len(xs) // 2
+    return _chain_sum([w * x for w, x in zip(xs[:n], xs[n:])])
+
+
 N_ARY: dict[str, Callable[..., Any]] = {
-    "sum": lambda *xs: torch.stack(xs).sum(),
-    "dot": lambda *xs: torch.dot(torch.stack(xs[: len(xs) // 2]), torch.stack(xs[len(xs) // 2 :])),
-    "affine": lambda *xs: (
-        torch.dot(torch.stack(xs[: len(xs) // 2]), torch.stack(xs[len(xs) // 2 : -1])) + xs[-1]
-    ),
-    "neuron": lambda *xs: torch.relu(
-        torch.dot(torch.stack(xs[: len(xs) // 2]), torch.stack(xs[len(xs) // 2 : -1])) + xs[-1]
-    ),
+    "sum": lambda *xs: _chain_sum(xs),
+    "dot": lambda *xs: _dot(xs),
+    "affine": lambda *xs: _dot(xs[:-1]) + xs[-1],
+    "neuron": lambda *xs: torch.relu(_dot(xs[:-1]) + xs[-1]),
+    "where": lambda c, x, y: torch.where(c != 0, x, y),  # a Value's condition: non-zero holds
+}
+
+
+# Ops whose PyTorch function takes a parameter topograd's op fixes.
+FIXED: dict[str, Callable[..., Any]] = {
+    "relu_backward": lambda g, out: torch.ops.aten.threshold_backward(g, out, 0),
 }
 
 
@@ -38,6 +56,8 @@ def reference(op: Op, scalars: bool = True) -> Callable[..., Any]:
     """PyTorch's function for ``op`` (on scalars, the n-ary spelling where it differs)."""
     if scalars and op.name in N_ARY:
         return N_ARY[op.name]
+    if op.name in FIXED:
+        return FIXED[op.name]
     found: Any = torch
     for part in op.torch.split(".")[1:]:
         found = getattr(found, part)

@@ -75,6 +75,24 @@ MUTANTS = [
         [0.5, 1.5, -1.0, 2.0, 0.3],
     ),
     (
+        "sigmoid_backward",
+        lambda g, a, s, out: (g * s * (1.0 - s), g * a * (1.0 + 2.0 * s)),  # a sign wrong
+        lambda a, x: OPS["sigmoid_backward"](a, x.sigmoid()),
+        [0.7, 0.4],
+    ),
+    (
+        "relu_backward",
+        lambda g, a, out, result: (g, 0.0),  # no selection
+        lambda a, x: OPS["relu_backward"](a, x.relu()) * a,
+        [0.7, -0.4],
+    ),
+    (
+        "where",
+        lambda g, c, x, y, out: (0.0, g, g),  # both branches get the gradient
+        lambda c, x, y: OPS["where"](c, x, y) * y,
+        [1.5, 0.5, -1.0],
+    ),
+    (
         "neuron",
         lambda g, w1, w2, x1, x2, b, out: (g * x1, g * x2, g * w1, g * w2, 0.0),
         lambda *a: OPS["neuron"](*a),

@@ -85,16 +85,19 @@ def _propagate(
     sees every node as it is processed (the trace, anomaly mode).
     """
     if grad_mode.check_nan:
-        kind = kind_of(roots[0])
-        assert kind is not None
+        checked = kind_of(roots[0])
+        assert checked is not None
 
         def nan_check(node: Any, grad: Any, parents: Sequence[Any], found: Sequence[Any]) -> None:
-            check_nan(kind, node, parents, found)
+            check_nan(checked, node, parents, found)
 
         observer = nan_check if observer is None else _both(nan_check, observer)
-    # Rules record a graph exactly when one is asked for, whatever mode the caller is in.
-    with recording(create_graph):
-        _walk(kind_of(roots[0]), roots, seeds, create_graph, capture, observer)  # type: ignore[arg-type]
+    kind = kind_of(roots[0])
+    assert kind is not None
+    # Rules record a graph exactly when one is asked for, whatever mode the caller is in; the
+    # sums over paths give IEEE results (inf - inf = nan) without a warning, as the rules do.
+    with recording(create_graph), kind.ieee():
+        _walk(kind, roots, seeds, create_graph, capture, observer)
 
 
 def _walk(
@@ -111,7 +114,9 @@ def _walk(
         pending[root] = pending[root] + seed if root in pending else seed
     get, pop = pending.get, pending.pop  # (bound once: this loop runs once per edge)
     for node in reversed(topological_order(roots)):
-        grad = pop(node)
+        grad = pop(node, None)
+        if grad is None:  # every path here got nothing (a condition): nothing to pass on
+            continue
         if capture is None:
             accumulate(node, grad)
         elif node in capture:
@@ -125,6 +130,8 @@ def _walk(
         if observer is not None:
             observer(node, grad, parents, contributions)
         for parent, contribution in zip(parents, contributions):
+            if contribution is None:  # the rule says: this input gets nothing (where's cond)
+                continue
             total = get(parent)
             # a new sum, never in place: a contribution may be shared with another input
             pending[parent] = contribution if total is None else total + contribution
@@ -184,10 +191,13 @@ def backward(outputs: Sequence[Any], grads: Sequence[Any]) -> None:
     _propagate(outputs, [kind.seed(o, g) for o, g in zip(outputs, grads)], False, None)
 
 
-def grad(output: Any, inputs: Any, *, create_graph: bool = False) -> list[Any]:
+def grad(
+    output: Any, inputs: Any, grad_outputs: Any = None, *, create_graph: bool = False
+) -> list[Any]:
     """d output / d input for each input, touching no ``.grad``: zeros where the output does not
-    depend on an input. With ``create_graph=True`` the results are nodes themselves, with a
-    graph that ``grad`` can differentiate again (as ``torch.autograd.grad``).
+    depend on an input. ``grad_outputs`` is the upstream gradient (1 by default, for an output
+    of one element). With ``create_graph=True`` the results are nodes themselves, with a graph
+    that ``grad`` can differentiate again (as ``torch.autograd.grad``).
 
     >>> import topograd as tg
     >>> x = tg.Value(2.0)
@@ -201,5 +211,5 @@ def grad(output: Any, inputs: Any, *, create_graph: bool = False) -> list[Any]:
     if inputs and _same_kind("grad", "inputs", inputs) is not kind:
         raise TypeError("grad() takes an output and inputs of one kind: Values or Tensors")
     capture: dict[Any, Any] = dict.fromkeys(inputs)
-    _propagate([output], [kind.seed(output, None)], create_graph, capture)
+    _propagate([output], [kind.seed(output, grad_outputs)], create_graph, capture)
     return [kind.as_grad(node, capture[node], create_graph) for node in inputs]

@@ -16,6 +16,7 @@ node. Python numbers need no kind: an op runs its float function on them.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from contextlib import AbstractContextManager
 from typing import Any, Protocol
 
 
@@ -53,6 +54,8 @@ class Kind(Protocol):
     def has_nan(self, node: Any, grad: Any) -> bool: ...
 
     def created_at(self, node: Any) -> str | None: ...  # anomaly mode: where user code made it
+
+    def ieee(self) -> AbstractContextManager[Any]: ...  # arithmetic without warnings, IEEE results
 
 
 class ArrayKind(Protocol):

@@ -49,6 +49,24 @@ class Given(NamedTuple):
     value: Any
 
 
+class Difference(NamedTuple):
+    """Where topograd deliberately answers otherwise than PyTorch 2.13 (float64), and why: at
+    ``point`` (``()`` for a Tensor op's cases), with upstream gradient ``upstream`` (None:
+    any), the result ``what`` ("value", "d/d1" for the first input's gradient, "d2" for second
+    derivatives, "" for all) is ``ours`` where PyTorch's is ``theirs``; ``form`` says which
+    operands are nodes (x) and which numbers (c), "" for any. ``anywhere``: not only at this
+    point, but wherever the reason holds."""
+
+    point: tuple[float, ...]
+    what: str
+    ours: float
+    theirs: float
+    why: str
+    upstream: float | None = None
+    form: str = ""
+    anywhere: bool = False
+
+
 class Case(NamedTuple):
     """How ``topograd check`` calls an op on Tensors: input shapes (drawn from the op's
     domain) or ``Given`` inputs, and the op's parameters."""
@@ -70,6 +88,7 @@ class Op:
         "cases",
         "custom",
         "derivative",
+        "differs",
         "domain",
         "maths",
         "name",
@@ -98,6 +117,7 @@ class Op:
         cases: tuple[Case, ...] = (),
         takes_needs: bool = False,
         custom: bool = False,
+        differs: tuple[Difference, ...] = (),
     ) -> None:
         self.name = name  # the ``.op`` of its results, the method's and the parser's name
         self.rule = rule
@@ -113,6 +133,7 @@ class Op:
         self.cases = cases  # Tensor ops with parameters: how to check them
         self.takes_needs = takes_needs  # the rule takes ``needs=``: which inputs want one
         self.custom = custom  # made by tg.custom_op
+        self.differs = differs  # where it deliberately differs from PyTorch, and why
 
     @overload
     def __call__(self, x: T, /) -> T: ...
@@ -168,6 +189,7 @@ def register(
     cases: Sequence[Case] = (),
     arity: int | None = None,
     takes_needs: bool = False,
+    differs: Sequence[Difference] = (),
 ) -> Callable[[Rule], Op]:
     """Decorate a rule to make it an entry of the registry; the name then holds the ``Op``,
     so later rules can call it: ``cos(x)``. The rule's docstring is the derivative's maths."""
@@ -187,6 +209,7 @@ def register(
             torch=torch,
             cases=tuple(cases),
             takes_needs=takes_needs,
+            differs=tuple(differs),
         )
         add(op)
         return op

@@ -7,7 +7,7 @@ import argparse
 import math
 from typing import Any
 
-from ..autograd.registry import OPS, VARIADIC, Op
+from ..autograd.registry import OPS, VARIADIC, Difference, Op
 from ..expr import functions
 from ..ops import FAMILIES
 
@@ -29,6 +29,22 @@ Where a rule follows a convention (kinks, singular points, overflow), the regist
 points and what PyTorch 2.13 gives there in float64; `topograd check` and the tests check
 every one, on every kind, to the bit and the sign of zero. Contributions are for an upstream
 gradient of 1.
+
+"""
+
+
+DIFFERS = """
+## Where topograd differs from PyTorch
+
+topograd's answers equal PyTorch 2.13's in float64 (the tests compare every op of both kinds,
+at random points, at the special points above and at the edges of the floats, for upstream
+gradients 1, -1, ±0, ±inf, nan, 1e-310 and 1e308, first and second order): to the bit, the
+sign of a zero and nan with nan where the formula is PyTorch's, and within 1e-12 where only
+the rounding of the same maths differs (libm's, NumPy's and PyTorch's functions; a sum added
+in another order). Where they differ otherwise, it is on purpose or out of reach, and listed
+here; a test pins each row on both sides. "d/d1" is the first input's gradient, "d2" a second
+derivative, "all" every result; "anywhere" means wherever the reason holds, the point being
+an example. The upstream gradient is 1 unless given.
 
 """
 
@@ -103,4 +119,25 @@ def markdown() -> str:
         for xs, value, partials in op.special:
             at = ", ".join(_number(x) for x in xs)
             parts.append(f"| `{op.name}` | ({at}) | {_number(value)} | {_number(partials)} |\n")
+    parts.append(DIFFERS)
+    parts += ["| op | where | what | topograd | PyTorch | why |\n", "|---|---|---|---|---|---|\n"]
+    for op in _built_in():
+        for d in op.differs:
+            parts.append(
+                f"| `{op.name}` | {_where(d)} | {d.what or 'all'} | {_number(d.ours)} | "
+                f"{_number(d.theirs)} | {_cell(d.why)} |\n"
+            )
     return "".join(parts)
+
+
+def _where(d: Difference) -> str:
+    """Where a difference shows, in words: its point, form and upstream gradient."""
+    words = [f"at ({', '.join(_number(x) for x in d.point)})" if d.point else "its cases"]
+    if d.form:
+        shown = {"x": "a node", "c": "a number"}
+        words.append("with " + " and ".join(shown[c] for c in d.form))
+    if d.upstream is not None:
+        words.append(f"upstream {_number(d.upstream)}")
+    if d.anywhere:
+        words.append("(anywhere)")
+    return ", ".join(words)

@@ -12,10 +12,20 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from ..autograd.registry import ANY, register
+from ..autograd.registry import ANY, Difference, register
 from . import floats
-from .floats import NAN
-from .selection import where
+from .floats import INF, NAN
+from .helpers import is_number
+from .selection import where, zeros_like
+
+SUBNORMAL_SIGMOID = (
+    "below x = -709 PyTorch's 1 / (1 + e^-x) is 0 (e^-x overflows); topograd's e^x / (1 + e^x) "
+    "keeps the subnormal result, exact to its last bit"
+)
+SOFTPLUS_THRESHOLD = (
+    "above x = 20 PyTorch's softplus is x itself and its derivative 1 (its threshold); "
+    "topograd's are exact there: within 2.1e-9 of PyTorch's"
+)
 
 
 @register(
@@ -29,7 +39,23 @@ from .selection import where
 )
 def relu(grad: Any, x: Any, out: Any) -> tuple[Any]:
     """1 where out > 0, and nothing elsewhere: 0 at 0, and 1 at nan (PyTorch tests out <= 0)"""
-    return (where(out <= 0.0, 0.0, grad),)
+    if is_number(out):  # an ordinary backward of a Value: the choice at once (a hot path)
+        return (floats.relu_backward(grad, out),)
+    return (relu_backward(grad, out),)
+
+
+@register(
+    "relu_backward",
+    "g where out > 0, else 0: relu's rule as an op (PyTorch's threshold_backward)",
+    scalar=floats.relu_backward,
+    array="relu_backward",
+    torch="torch.ops.aten.threshold_backward",
+    domain=(ANY, ANY),
+    special=[((INF, 0.0), 0.0, (0.0, 0.0)), ((NAN, -1.0), 0.0, (0.0, 0.0))],
+)
+def relu_backward(grad: Any, g: Any, out: Any, result: Any) -> tuple[Any, Any]:
+    """itself for g (a selection), and zeros for out, as PyTorch's threshold_backward"""
+    return relu_backward(grad, out), zeros_like(grad)
 
 
 @register(
@@ -54,10 +80,27 @@ def leaky_relu(grad: Any, x: Any, out: Any) -> tuple[Any]:
     torch="torch.sigmoid",
     domain=(ANY,),
     special=[((0.0,), 0.5, (0.25,)), ((-1000.0,), 0.0, (0.0,)), ((1000.0,), 1.0, (0.0,))],
+    differs=[
+        # the value, and so its derivatives too
+        Difference((-720.0,), "", 2.0322308024e-313, 0.0, SUBNORMAL_SIGMOID, anywhere=True),
+    ],
 )
 def sigmoid(grad: Any, x: Any, out: Any) -> tuple[Any]:
     """σ(x) (1 - σ(x)), from the output (no overflow at ±1000)"""
-    return (grad * (1.0 - out) * out,)
+    return (sigmoid_backward(grad, out),)
+
+
+@register(
+    "sigmoid_backward",
+    "g σ (1 - σ): sigmoid's rule as an op, so that a second derivative is PyTorch's",
+    scalar=floats.sigmoid_backward,
+    array="sigmoid_backward",
+    torch="torch.ops.aten.sigmoid_backward",
+    domain=(ANY, (0.01, 0.99)),
+)
+def sigmoid_backward(grad: Any, g: Any, s: Any, out: Any) -> tuple[Any, Any]:
+    """σ (1 - σ) for g, and g (1 - 2σ) for σ (PyTorch's formulas)"""
+    return sigmoid_backward(grad, s), grad * g * (-2.0 * s + 1.0)
 
 
 @register(
@@ -71,6 +114,20 @@ def sigmoid(grad: Any, x: Any, out: Any) -> tuple[Any]:
         ((0.0,), math.log(2.0), (0.5,)),
         ((1000.0,), 1000.0, (1.0,)),
         ((-1000.0,), 0.0, (0.0,)),
+    ],
+    differs=[
+        # the value, and so its derivatives too
+        Difference((21.0,), "", 21.000000000758256, 21.0, SOFTPLUS_THRESHOLD, anywhere=True),
+        Difference(
+            (1.0,),
+            "d/d1",
+            7.310585786300049e307,
+            INF,
+            "PyTorch's grad e^x / (e^x + 1) overflows for a huge upstream gradient; "
+            "topograd's grad σ(x) does not",
+            upstream=1e308,
+            anywhere=True,
+        ),
     ],
 )
 def softplus(grad: Any, x: Any, out: Any) -> tuple[Any]:

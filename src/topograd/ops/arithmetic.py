@@ -12,7 +12,7 @@ from __future__ import annotations
 import operator
 from typing import Any
 
-from ..autograd.registry import ANY, AWAY_FROM_ZERO, register
+from ..autograd.registry import ANY, AWAY_FROM_ZERO, Difference, register
 from . import floats
 from .floats import INF, NAN
 from .helpers import data
@@ -74,6 +74,19 @@ def mul(grad: Any, x: Any, y: Any, out: Any) -> tuple[Any, Any]:
         ((0.0, 0.0), NAN, (INF, NAN)),
         ((-1.0, 0.0), -INF, (INF, INF)),
         ((1.0, -0.0), -INF, (-INF, -INF)),
+    ],
+    differs=[
+        Difference(
+            (0.0, 1e-310),
+            "",
+            0.0,
+            NAN,
+            "PyTorch computes a number divided by a tensor as the number times the tensor's "
+            "reciprocal (its Tensor.__rtruediv__): 0 / 1e-310 is 0 x inf = nan there, and "
+            "other quotients round twice; topograd divides",
+            form="cx",
+            anywhere=True,
+        )
     ],
 )
 def div(grad: Any, x: Any, y: Any, out: Any) -> tuple[Any, Any]:

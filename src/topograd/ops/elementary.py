@@ -18,8 +18,8 @@ from ..autograd.registry import ANY, POSITIVE, register
 from . import floats
 from .arithmetic import div
 from .floats import INF, NAN
-from .helpers import data
-from .selection import where
+from .helpers import data, is_number
+from .selection import where, zeros_like
 
 TWO_OVER_SQRT_PI = 2.0 / math.sqrt(math.pi)
 
@@ -47,9 +47,16 @@ TWO_OVER_SQRT_PI = 2.0 / math.sqrt(math.pi)
 )
 def power(grad: Any, x: Any, y: Any, out: Any) -> tuple[Any, Any]:
     """y x^(y-1), nothing wherever y = 0; and x^y log(x), 0 where x = 0 and y >= 0 (PyTorch)"""
-    xd, yd = data(x), data(y)
-    dx = where(yd == 0.0, 0.0, grad * (y * power(x, y - 1.0)))
-    dy = grad * where((xd == 0.0) & (yd >= 0.0), 0.0, out * log(x))
+    # PyTorch's formulas: for a number exponent (x ** 2.0), pow_backward decides on the number;
+    # for a node, pow_backward_self selects, and a second derivative sees the selection.
+    if is_number(y):
+        dx = zeros_like(grad) if y == 0.0 else grad * (y * power(x, y - 1.0))
+    else:
+        dx = where(data(y) == 0.0, 0.0, grad * (y * power(x, y - 1.0)))
+    if is_number(x) and x != 0.0:  # 2.0 ** y: pow_backward_exponent with a number base
+        dy = grad * (out * log(x))
+    else:
+        dy = grad * where((data(x) == 0.0) & (data(y) >= 0.0), 0.0, out * log(x))
     return dx, dy
 
 
@@ -189,8 +196,8 @@ def tanh(grad: Any, x: Any, out: Any) -> tuple[Any]:
     special=[((0.0,), 0.0, (1.0,)), ((INF,), INF, (0.0,))],
 )
 def asinh(grad: Any, x: Any, out: Any) -> tuple[Any]:
-    """1 / √(x² + 1)"""
-    return (grad * div(1.0, sqrt(x * x + 1.0)),)
+    """1 / √(x² + 1), as PyTorch: grad (x^2 + 1)^-½ (its rsqrt)"""
+    return (grad * power(power(x, 2.0) + 1.0, -0.5),)
 
 
 @register(
@@ -245,5 +252,5 @@ def expm1(grad: Any, x: Any, out: Any) -> tuple[Any]:
     special=[((0.0,), 0.0, (TWO_OVER_SQRT_PI,)), ((30.0,), 1.0, (0.0,)), ((-30.0,), -1.0, (0.0,))],
 )
 def erf(grad: Any, x: Any, out: Any) -> tuple[Any]:
-    """2/√π e^(-x²)"""
-    return (TWO_OVER_SQRT_PI * exp(-(x * x)) * grad,)
+    """2/√π e^(-x²), as PyTorch: with x^2, whose derivative 2x overflows where x*x's does not"""
+    return (TWO_OVER_SQRT_PI * exp(-power(x, 2.0)) * grad,)

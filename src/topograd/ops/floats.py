@@ -124,6 +124,16 @@ def sigmoid(x: float) -> float:
     return e / (1.0 + e)
 
 
+def choose(cond: float, x: float, y: float) -> float:
+    """x where cond holds (is non-zero), else y."""
+    return x if cond else y
+
+
+def sigmoid_backward(g: float, s: float) -> float:
+    """g σ (1 - σ) from σ = s, as PyTorch computes it: (g (1 - s)) s."""
+    return g * (1.0 - s) * s
+
+
 def sign(x: float) -> float:
     """-1.0, 0.0 or 1.0; 0.0 at nan, as PyTorch."""
     return 1.0 if x > 0.0 else -1.0 if x < 0.0 else 0.0
@@ -132,6 +142,11 @@ def sign(x: float) -> float:
 def relu(x: float) -> float:
     """max(x, 0) as PyTorch: relu(-0.0) = -0.0 and relu(nan) = nan."""
     return 0.0 if x < 0.0 else x
+
+
+def relu_backward(g: float, out: float) -> float:
+    """g where relu's output is positive, else +0.0 (whatever g is: inf, nan)."""
+    return 0.0 if out <= 0.0 else g
 
 
 LEAKY_SLOPE = 0.01  # leaky_relu's slope below 0, PyTorch's default

@@ -10,6 +10,16 @@ from typing import Any
 
 from ..autograd.kinds import kind_of
 
+# Why a Tensor op that adds along an axis may differ from PyTorch in the last bits that matter.
+SUM_OF_ZEROS = (
+    "a sum of zeros along an axis: NumPy's reductions and PyTorch's kernels start from zeros of "
+    "different signs, so where every term is ±0 the result's sign differs"
+)
+SUM_OVERFLOW = (
+    "a sum that overflows: whether it ends inf or nan (inf - inf) depends on the order of the "
+    "additions, which is BLAS's in NumPy and in PyTorch, and not the same"
+)
+
 
 def data(x: Any) -> Any:
     """The numbers of ``x``: a Value's or a Tensor's ``.data``; a float or an array as it is.
@@ -18,6 +28,11 @@ def data(x: Any) -> Any:
     if t is float or t is int:  # the common case first: a rule in an ordinary backward
         return x
     return x.data if kind_of(x) is not None else x
+
+
+def is_number(x: Any) -> bool:
+    """A plain number: a Python float or int, not a node nor an array."""
+    return type(x) is float or type(x) is int
 
 
 def shape_of(x: Any) -> tuple[int, ...]:

@@ -13,9 +13,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..autograd.registry import ANY, VARIADIC, Case, register
+from ..autograd.registry import ANY, VARIADIC, Case, Difference, register
 from . import floats
-from .helpers import shape_of
+from .activations import relu_backward
+from .floats import INF, NAN
+from .helpers import SUM_OF_ZEROS, SUM_OVERFLOW, is_number, shape_of
 
 
 @register(
@@ -57,7 +59,8 @@ def affine(grad: Any, *args: Any) -> tuple[Any, ...]:
 )
 def neuron(grad: Any, *args: Any) -> tuple[Any, ...]:
     """affine's, where the output is positive; nothing where it is not (relu's selection)"""
-    g = 0.0 if args[-1] <= 0.0 else grad  # a scalar op: a Python choice is relu's selection
+    out = args[-1]  # relu's selection: at once on numbers, PyTorch's threshold_backward on nodes
+    g = floats.relu_backward(grad, out) if is_number(out) else relu_backward(grad, out)
     n = (len(args) - 2) // 2
     return (*[g * x for x in args[n : 2 * n]], *[g * w for w in args[:n]], g)
 
@@ -82,6 +85,10 @@ def _swap(a: Any) -> Any:
         Case(((5, 2, 3), (3,))),
         Case(((2, 1, 2, 3), (3, 3, 2))),
     ),
+    differs=[
+        Difference((), "d/d", INF, NAN, SUM_OVERFLOW, upstream=1e308, anywhere=True),
+        Difference((), "d2", 0.0, -0.0, SUM_OF_ZEROS, upstream=-0.0, anywhere=True),
+    ],
 )
 def matmul(grad: Any, x: Any, y: Any, out: Any, *, needs: tuple[bool, ...]) -> tuple[Any, Any]:
     """grad @ yᵀ and xᵀ @ grad; a 1-D operand is a row (left) or a column (right), as np.matmul"""
@@ -106,6 +113,7 @@ def matmul(grad: Any, x: Any, y: Any, out: Any, *, needs: tuple[bool, ...]) -> t
     domain=(ANY, ANY, ANY),
     takes_needs=True,
     cases=(Case(((5, 3), (4, 3), (4,))), Case(((3,), (4, 3), (4,)))),
+    differs=[Difference((), "d/d", NAN, INF, SUM_OVERFLOW, upstream=1e308, anywhere=True)],
 )
 def linear(
     grad: Any, x: Any, w: Any, b: Any, out: Any, *, needs: tuple[bool, ...]
@@ -119,5 +127,7 @@ def linear(
     else:
         gw = _swap(grad) @ x  # summed over any batch axes in front, like every broadcast
     batch = tuple(range(len(shape_of(grad)) - 1))
-    gb = (grad.sum(axis=batch) if batch else grad) if needs[2] else None
+    # b's: the sum over the batch; for one sample PyTorch sums over a batch of one, so a -0.0
+    # comes out +0.0 (adding +0.0 does that, and nothing else)
+    gb = (grad.sum(axis=batch) if batch else grad + 0.0) if needs[2] else None
     return gx, gw, gb

@@ -13,12 +13,14 @@ from __future__ import annotations
 from typing import Any
 
 from ..autograd.registry import ANY, Case, Given, register
+from . import floats
 from .helpers import data
 
 
 @register(
     "where",
     "x where cond holds, else y",
+    scalar=floats.choose,
     array="where",
     torch="torch.where",
     arity=3,
@@ -34,16 +36,21 @@ def select(grad: Any, cond: Any, x: Any, y: Any, out: Any) -> tuple[Any, ...]:
 
 
 def where(cond: Any, x: Any, y: Any) -> Any:
-    """``x`` where ``cond`` holds, else ``y``: a choice, not a product. A Python bool chooses at
-    once; arrays, masks and Tensors go through the ``where`` op (broadcasting)."""
-    if cond is True:
-        return x
-    if cond is False:
-        return y
+    """``x`` where ``cond`` holds, else ``y``: a choice, not a product.
+
+    A Python bool between two numbers chooses at once (an ordinary backward of Values). Where a
+    branch is a node (a rule under ``create_graph``) the choice is recorded, as PyTorch's
+    ``at::where`` is, so that a second derivative sees it: the branch not taken gets +0.0 there.
+    Arrays, masks and Tensors go through the ``where`` op (broadcasting)."""
+    if (cond is True or cond is False) and type(x) in _PLAIN and type(y) in _PLAIN:
+        return x if cond else y
     return select(data(cond), x, y)
 
 
+_PLAIN = {float, int}
+
+
 def zeros_like(x: Any) -> Any:
-    """Zeros in the shape of ``x`` (0.0 for a number): what an input gets where it gets
-    nothing, whatever the upstream gradient holds."""
-    return select(False, x, 0.0) if hasattr(x, "shape") else 0.0
+    """Zeros in the shape of ``x`` (0.0 for a number), recording nothing: what an input gets
+    where it gets nothing, whatever the upstream gradient holds."""
+    return select(False, data(x), 0.0) if hasattr(x, "shape") else 0.0

@@ -12,9 +12,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..autograd.registry import ANY, Case, Given, register
+from ..autograd.registry import ANY, Case, Difference, Given, register
 from .elementary import exp
-from .helpers import data, shape_of
+from .helpers import SUM_OF_ZEROS, data, shape_of
+from .selection import where
 
 _AXIS = (Case(((3, 4),), {"axis": -1}), Case(((3, 4),), {"axis": 0}))
 
@@ -27,6 +28,7 @@ _AXIS = (Case(((3, 4),), {"axis": -1}), Case(((3, 4),), {"axis": 0}))
     arity=1,
     domain=(ANY,),
     cases=_AXIS,
+    differs=[Difference((), "d/d1", -0.0, 0.0, SUM_OF_ZEROS, upstream=-0.0, anywhere=True)],
 )
 def softmax(grad: Any, x: Any, out: Any, *, axis: int) -> tuple[Any]:
     """out (grad - Σ grad out): the Jacobian diag(out) - out outᵀ, applied"""
@@ -41,6 +43,11 @@ def softmax(grad: Any, x: Any, out: Any, *, axis: int) -> tuple[Any]:
     arity=1,
     domain=(ANY,),
     cases=_AXIS,
+    differs=[
+        Difference((), "d/d1", -0.0, 0.0, SUM_OF_ZEROS, upstream=-0.0, anywhere=True),
+        Difference((), "d2", -0.0, 0.0, SUM_OF_ZEROS, upstream=0.0, anywhere=True),
+        Difference((), "d2", -0.0, 0.0, SUM_OF_ZEROS, upstream=-0.0, anywhere=True),
+    ],
 )
 def log_softmax(grad: Any, x: Any, out: Any, *, axis: int) -> tuple[Any]:
     """grad - softmax(x) Σ grad, with softmax(x) = e^out"""
@@ -69,9 +76,14 @@ def one_hot(grad: Any, targets: Any, out: Any, *, classes: int) -> tuple[Any]:
     arity=2,
     domain=(ANY, ANY),
     cases=(Case(((3, 4), Given([1, 0, 3]))),),
+    differs=[
+        Difference((), "d2", -0.0, 0.0, SUM_OF_ZEROS, upstream=0.0, anywhere=True),
+        Difference((), "d2", -0.0, 0.0, SUM_OF_ZEROS, upstream=-0.0, anywhere=True),
+    ],
 )
 def cross_entropy(grad: Any, z: Any, targets: Any, out: Any) -> tuple[Any, Any]:
-    """(softmax(z) - onehot(t)) / n for the logits; nothing for the class indices"""
+    """(softmax(z) - onehot(t)) / n for the logits, as PyTorch computes it: nll_loss's
+    backward (-grad / n at each target) through log_softmax's; nothing for the class indices"""
     t = data(targets)
-    classes = one_hot(t, classes=shape_of(z)[1])
-    return (softmax(z, axis=1) - classes) * (grad / len(t)), None
+    g = where(one_hot(t, classes=shape_of(z)[1]), -(grad / len(t)), 0.0)
+    return g - softmax(z, axis=1) * g.sum(axis=1, keepdims=True), None

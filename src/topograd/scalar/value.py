@@ -19,6 +19,7 @@ the 2.0 as a constant leaf.
 
 from __future__ import annotations
 
+import contextlib
 import math
 import numbers
 from collections.abc import Iterable, Sequence
@@ -296,6 +297,8 @@ class ScalarKind:
             if result is NotImplemented:
                 raise TypeError(f"{op.name}() takes Values or real numbers")
             return result
+        # a condition (where's) is a number to a Value: 1.0 holds, 0.0 does not
+        args = tuple(float(a) if type(a) is bool else a for a in args)
         return fused(op, as_values(args, op.name))
 
     def op(self, node: Value) -> Op | None:
@@ -383,6 +386,9 @@ class ScalarKind:
 
     def created_at(self, node: Value) -> str | None:
         return getattr(node, "_where", None)
+
+    def ieee(self) -> contextlib.nullcontext[None]:
+        return contextlib.nullcontext()  # float arithmetic never warns (the ops' guard raises)
 
 
 SCALAR = ScalarKind()

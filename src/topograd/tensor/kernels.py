@@ -38,6 +38,16 @@ def sigmoid(x: Array) -> Array:
     return np.where(x >= 0, 1.0 / (1.0 + e), e / (1.0 + e)).astype(x.dtype)
 
 
+def relu_backward(g: Array, out: Array) -> Array:
+    """g where relu's output is positive, else +0.0 (whatever g is: inf, nan)."""
+    return where(out <= 0, 0.0, g)
+
+
+def sigmoid_backward(g: Array, s: Array) -> Array:
+    """g σ (1 - σ) from σ = s, as PyTorch computes it: (g (1 - s)) s."""
+    return g * (1.0 - s) * s
+
+
 def softplus(x: Array) -> Array:
     """log(1 + e^x) as max(x, 0) + log1p(e^-|x|): no overflow."""
     return np.maximum(x, np.zeros((), x.dtype)) + np.log1p(np.exp(-np.abs(x)))
@@ -106,9 +116,15 @@ def getitem(x: Array, index: Any) -> Array:
 
 
 def scatter(g: Array, index: Any, shape: tuple[int, ...]) -> Array:
-    """Zeros of ``shape`` with ``g`` added at ``index``; a repeated index accumulates."""
+    """Zeros of ``shape`` with ``g`` added at ``index``; a repeated index accumulates. A basic
+    index (slices, integers) names each element once: ``g`` is copied there, as PyTorch's
+    slice backward does (a -0.0 stays -0.0)."""
     out = np.zeros(shape, dtype=g.dtype)
-    np.add.at(out, index, g)
+    parts = index if isinstance(index, tuple) else (index,)
+    if all(isinstance(i, (slice, int, type(None), type(Ellipsis))) for i in parts):
+        out[index] = g
+    else:
+        np.add.at(out, index, g)
     return out
 
 

@@ -24,7 +24,6 @@ import numpy as np
 from numpy.lib.array_utils import normalize_axis_index
 
 from ..autograd import engine
-from ..autograd.kinds import register_kind
 from ..autograd.modes import grad_mode, place
 from ..autograd.registry import Op
 from ..ops.arithmetic import add, div, mul, neg, sub
@@ -34,7 +33,6 @@ from ..ops.methods import Methods
 from ..ops.reductions import amax, mean, total
 from ..ops.shapes import broadcast_to, getitem, reshape, transpose
 from .arrays import as_array, axis_of, index_array, kernel, same_dtype
-from .broadcast import unbroadcast
 
 Operand = Any  # a Tensor, an ndarray or a Python number
 Array = np.ndarray[Any, Any]
@@ -44,10 +42,10 @@ def _operators(op: Op, name: str) -> tuple[Callable[[Tensor, Operand], Tensor], 
     """``x op y`` and the reflected ``y op x``: Tensor's ``__name__`` and ``__rname__``."""
 
     def forward(x: Tensor, y: Operand) -> Tensor:
-        return TENSOR.apply(op, (x, y), {})
+        return apply(op, (x, y), {})
 
     def reflected(x: Tensor, y: Operand) -> Tensor:
-        return TENSOR.apply(op, (y, x), {})
+        return apply(op, (y, x), {})
 
     return _named(forward, f"__{name}__"), _named(reflected, f"__r{name}__")
 
@@ -95,7 +93,7 @@ class Tensor(Methods):
     requires_grad: bool
     label: str
     _op: Op | None
-    _inputs: tuple[Tensor, ...]
+    _inputs: tuple[Tensor | float, ...]  # a Python number operand kept as a number
     _needs: tuple[bool, ...]
     _needed: tuple[Tensor, ...]
     _params: dict[str, Any] | None
@@ -280,120 +278,42 @@ def as_tensor(x: Operand, like: Tensor | None = None) -> Tensor:
     raise TypeError(f"a Tensor cannot be combined with {type(x).__name__}")
 
 
-def make(data: Any, op: Op, inputs: Sequence[Tensor], params: dict[str, Any] | None) -> Tensor:
-    """The result of ``op``: a node when grad mode records and some input requires a gradient,
-    else a constant."""
+NUMBERS = (float, int)  # operands a node keeps as they are
+
+
+def make(
+    data: Any, op: Op, inputs: Sequence[Tensor | float], params: dict[str, Any] | None
+) -> Tensor:
+    """The result of ``op`` on ``inputs`` (Tensors, and Python numbers kept as numbers): a node
+    when grad mode records and some input requires a gradient, else a constant."""
     out = Tensor.__new__(Tensor)
-    needs = tuple(t.requires_grad for t in inputs)
+    needs = tuple(type(t) not in NUMBERS and t.requires_grad for t in inputs)  # type: ignore[union-attr]
     mode = grad_mode.record
     record = bool(mode) and any(needs)
     _init(out, np.asarray(data), record)
     if record:
         out._op, out._inputs, out._needs, out._params = op, tuple(inputs), needs, params or None
-        out._needed = tuple([t for t in inputs if t.requires_grad])
+        out._needed = tuple([t for t, need in zip(inputs, needs) if need])  # type: ignore[misc]
         if mode is not True:  # anomaly mode: remember where the user made it
             out._where = place()
     return out
 
 
 def _apply(op: Op, *args: Any, **params: Any) -> Tensor:
-    """``op`` on Tensors (and numbers or arrays): the Tensor kind's own call, typed."""
-    return TENSOR.apply(op, args, params)
+    """``op`` on Tensors (and numbers or arrays), typed."""
+    return apply(op, args, params)
 
 
-class TensorKind:
-    """The Tensor kind as the engine sees it: inputs that require a gradient, contributions
-    summed back to each input's shape, ``.grad`` kept on leaves (and retained intermediates)."""
-
-    name = "tensor"
-    rank = 3
-
-    def apply(self, op: Op, args: tuple[Any, ...], params: dict[str, Any]) -> Tensor:
-        like = next(filter(Tensor.__instancecheck__, args), None)  # whose dtype numbers take
-        inputs = [a if type(a) is Tensor else as_tensor(a, like) for a in args]
-        arrays = [t.data for t in inputs]
-        if len(arrays) == 2 and arrays[0].dtype != arrays[1].dtype and op.elementwise:
-            arrays = same_dtype(arrays)
-        with np.errstate(all="ignore"):  # IEEE results (inf, nan), never a warning
-            out = kernel(op)(*arrays, **params) if params else kernel(op)(*arrays)
-        return make(out, op, inputs, params)
-
-    def op(self, node: Tensor) -> Op | None:
-        return node._op
-
-    def operands(self, node: Tensor) -> tuple[Any, ...]:
-        return node._inputs
-
-    def params(self, node: Tensor) -> dict[str, Any]:
-        return dict(node._params or {})
-
-    def inputs(self, node: Tensor) -> Sequence[Tensor]:
-        return node._needed
-
-    def vjp(self, node: Tensor, grad: Any, create_graph: bool) -> list[Any]:
-        op = node._op
-        assert op is not None
-        params = node._params
-        if op.takes_needs:
-            params = {**(params or {}), "needs": node._needs}
-        if create_graph:
-            xs: list[Any] = list(node._inputs)
-            out: Any = node
-            grad = grad if isinstance(grad, Tensor) else constant(grad)
-        else:
-            xs, out = [t.data for t in node._inputs], node.data
-        with np.errstate(all="ignore"):  # IEEE results (inf, nan) in backward too, never a warning
-            grads = op.rule(grad, *xs, out, **params) if params else op.rule(grad, *xs, out)
-        contributions: list[Any] = []
-        for x, g, need in zip(node._inputs, grads, node._needs, strict=True):
-            if need:
-                if g is None:  # an input that gets nothing (a mask made to want a gradient)
-                    g = np.zeros(x.data.shape, x.data.dtype)
-                g = unbroadcast(g, x.data.shape)
-                if any(g is c for c in contributions):  # never one array for two inputs
-                    g = g.copy() if isinstance(g, np.ndarray) else g * 1.0
-                contributions.append(g)
-        return contributions
-
-    def accumulate(self, node: Tensor, grad: Any) -> None:
-        if node._inputs and not node._retain:
-            return  # an intermediate keeps no gradient unless asked to
-        if not node.requires_grad and not node._retain:
-            return
-        grad = np.asarray(grad, dtype=node.data.dtype)
-        if node.grad is None:
-            # a leaf may own the gradient the engine made for it; an intermediate's is passed on
-            node.grad = grad if not node._inputs else grad.copy()
-        else:
-            node.grad = np.asarray(node.grad + grad)  # a 0-d sum would be a NumPy scalar
-
-    def forget(self, node: Tensor) -> None:
-        node.grad = None
-
-    def seed(self, node: Tensor, gradient: Any) -> Array:
-        if gradient is None and node.data.size != 1:
-            raise RuntimeError("grad can be implicitly created only for scalar outputs")
-        given = np.ones(node.shape) if gradient is None else gradient
-        seed = np.array(given.data if isinstance(given, Tensor) else given, dtype=node.dtype)
-        if seed.shape != node.shape:
-            raise RuntimeError(
-                f"Mismatch in shape: grad_output[0] has a shape of {seed.shape} and output[0] "
-                f"has a shape of {node.shape}."
-            )
-        return seed
-
-    def as_grad(self, node: Tensor, grad: Any, create_graph: bool) -> Any:
-        grad = np.zeros(node.shape, node.data.dtype) if grad is None else grad
-        if create_graph:
-            return grad if isinstance(grad, Tensor) else constant(grad)
-        return grad.data if isinstance(grad, Tensor) else grad
-
-    def has_nan(self, node: Tensor, grad: Any) -> bool:
-        return bool(np.isnan(grad.data if isinstance(grad, Tensor) else grad).any())
-
-    def created_at(self, node: Tensor) -> str | None:
-        return getattr(node, "_where", None)
-
-
-TENSOR = TensorKind()
-register_kind(TENSOR, Tensor)
+def apply(op: Op, args: Sequence[Any], params: dict[str, Any]) -> Tensor:
+    """``op`` on Tensors, ndarrays and numbers: its NumPy kernel, recorded as a node."""
+    like = next(filter(Tensor.__instancecheck__, args), None)  # whose dtype numbers take
+    inputs = [a if type(a) is Tensor else as_tensor(a, like) for a in args]
+    arrays = [t.data for t in inputs]
+    if len(arrays) == 2 and arrays[0].dtype != arrays[1].dtype and op.elementwise:
+        arrays = same_dtype(arrays)
+    with np.errstate(all="ignore"):  # IEEE results (inf, nan), never a warning
+        out = kernel(op)(*arrays, **params) if params else kernel(op)(*arrays)
+    # A Python number stays a number in the node (as PyTorch's Scalar overloads): the rule
+    # sees 2.0 in x ** 2.0 and decides on it at once, as PyTorch's pow_backward does.
+    operands = [a if type(a) in NUMBERS else t for a, t in zip(args, inputs)]
+    return make(out, op, operands, params)

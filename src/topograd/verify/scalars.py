@@ -78,9 +78,10 @@ def _as_float(x: object, i: int) -> float:
 
 def partials_at(op: Op, xs: Sequence[float]) -> tuple[float, ...]:
     """The op's rule at ``xs`` with an upstream gradient of 1: its partials, in floats (a
-    TypeError for a partial that is not real)."""
+    TypeError for a partial that is not real; 0.0 for an input that gets nothing)."""
     forward = cast(Callable[..., float], op.scalar)
-    return tuple(float(cast(float, p)) for p in op.rule(1.0, *xs, forward(*xs)))
+    found = op.rule(1.0, *xs, forward(*xs))
+    return tuple(0.0 if p is None else float(cast(float, p)) for p in found)
 
 
 def along(op: Op, xs: Sequence[float], i: int) -> Callable[[float], float]:

@@ -141,6 +141,10 @@ def _analytical_jacobian(out: Tensor, x: Tensor) -> Array:
     return np.stack(rows) if rows else np.zeros((0, 0))
 
 
+def _float64(x: Array) -> Array:
+    return x.astype(np.float64) if x.dtype.kind == "f" else x
+
+
 def node_fault(node: Tensor, atol: float, rtol: float, rng: np.random.Generator) -> Fault | None:
     """How ``node``'s rule disagrees with central differences of its own forward at its
     recorded inputs, along random directions (vᵀJu), or None."""
@@ -150,14 +154,15 @@ def node_fault(node: Tensor, atol: float, rtol: float, rng: np.random.Generator)
     operands = kind.operands(node)
     params = kind.params(node)
     forward = kernel(op)
-    xs = [t.data.astype(np.float64) if t.data.dtype.kind == "f" else t.data for t in operands]
+    wants = [isinstance(t, Tensor) and t.requires_grad for t in operands]
+    xs = [_float64(t.data) if isinstance(t, Tensor) else t for t in operands]
     with np.errstate(all="ignore"):
         out = np.asarray(forward(*xs, **params))
         v = rng.normal(size=out.shape)
-        needs = {"needs": tuple(t.requires_grad for t in operands)} if op.takes_needs else {}
+        needs = {"needs": tuple(wants)} if op.takes_needs else {}
         contributions = op.rule(v, *xs, out, **params, **needs)
-    for i, t in enumerate(operands):
-        if not t.requires_grad or contributions[i] is None:
+    for i, want in enumerate(wants):
+        if not want or contributions[i] is None:
             continue
         given, f = directional(lambda *a: forward(*a, **params), xs, i, v, contributions[i], rng)
         if not math.isfinite(f(0.0)) or is_kink(f, 0.0):
@@ -165,7 +170,7 @@ def node_fault(node: Tensor, atol: float, rtol: float, rng: np.random.Generator)
         scale = max(1.0, float(np.abs(xs[i]).max(initial=0.0)))
         expected = derivative(f, 0.0, richardson_levels=4, scale=scale)
         if math.isfinite(expected) and not close(given, expected, atol, rtol):
-            shapes = tuple(tuple(x.shape) for x in xs)
+            shapes = tuple(tuple(np.shape(x)) for x in xs)
             return Fault(op.name, node.label, shapes, i, expected, given, kind="tensor")
     return None
 

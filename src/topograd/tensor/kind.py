@@ -1,0 +1,119 @@
+"""The Tensor kind as the engine sees it: a Tensor node's inputs, its contributions (the op's
+rule run on arrays, with broadcasting undone by ``broadcast.unbroadcast``), ``.grad`` kept on
+leaves and retained intermediates, and the seed of a backward.
+
+>>> import topograd as tg
+>>> from topograd.autograd.kinds import kind_of
+>>> kind_of(tg.Tensor([1.0])).name
+'tensor'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from ..autograd.kinds import register_kind
+from ..autograd.registry import Op
+from .broadcast import unbroadcast
+from .tensor import NUMBERS, Array, Tensor, apply, constant
+
+
+class TensorKind:
+    """The Tensor kind as the engine sees it: inputs that require a gradient, contributions
+    summed back to each input's shape, ``.grad`` kept on leaves (and retained intermediates)."""
+
+    name = "tensor"
+    rank = 3
+
+    def apply(self, op: Op, args: tuple[Any, ...], params: dict[str, Any]) -> Tensor:
+        return apply(op, args, params)
+
+    def op(self, node: Tensor) -> Op | None:
+        return node._op
+
+    def operands(self, node: Tensor) -> tuple[Any, ...]:
+        return node._inputs
+
+    def params(self, node: Tensor) -> dict[str, Any]:
+        return dict(node._params or {})
+
+    def inputs(self, node: Tensor) -> Sequence[Tensor]:
+        return node._needed
+
+    def vjp(self, node: Tensor, grad: Any, create_graph: bool) -> list[Any]:
+        op = node._op
+        assert op is not None
+        params = node._params
+        if op.takes_needs:
+            params = {**(params or {}), "needs": node._needs}
+        if create_graph:
+            xs: list[Any] = list(node._inputs)
+            out: Any = node
+            grad = grad if isinstance(grad, Tensor) else constant(grad)
+        else:
+            xs = [t if type(t) in NUMBERS else t.data for t in node._inputs]  # type: ignore[union-attr]
+            out = node.data
+        with np.errstate(all="ignore"):  # IEEE results (inf, nan) in backward too, never a warning
+            grads = op.rule(grad, *xs, out, **params) if params else op.rule(grad, *xs, out)
+        contributions: list[Any] = []
+        for x, g, need in zip(node._inputs, grads, node._needs, strict=True):
+            if need:
+                shape, dtype = x.data.shape, x.data.dtype  # type: ignore[union-attr]
+                if g is None:  # an input that gets nothing (a mask made to want a gradient)
+                    g = np.zeros(shape, dtype)
+                elif type(g) in NUMBERS:  # a choice made at once: the same for every element
+                    g = np.full(shape, g, dtype)
+                g = unbroadcast(g, shape)
+                if any(g is c for c in contributions):  # never one array for two inputs
+                    g = g.copy() if isinstance(g, np.ndarray) else g * 1.0
+                contributions.append(g)
+        return contributions
+
+    def accumulate(self, node: Tensor, grad: Any) -> None:
+        if node._inputs and not node._retain:
+            return  # an intermediate keeps no gradient unless asked to
+        if not node.requires_grad and not node._retain:
+            return
+        grad = np.asarray(grad, dtype=node.data.dtype)
+        if node.grad is None:
+            # a leaf may own the gradient the engine made for it; an intermediate's is passed on
+            node.grad = grad if not node._inputs else grad.copy()
+        else:
+            node.grad = np.asarray(node.grad + grad)  # a 0-d sum would be a NumPy scalar
+
+    def forget(self, node: Tensor) -> None:
+        node.grad = None
+
+    def seed(self, node: Tensor, gradient: Any) -> Array:
+        if gradient is None and node.data.size != 1:
+            raise RuntimeError("grad can be implicitly created only for scalar outputs")
+        given = np.ones(node.shape) if gradient is None else gradient
+        seed = np.array(given.data if isinstance(given, Tensor) else given, dtype=node.dtype)
+        if seed.shape != node.shape:
+            raise RuntimeError(
+                f"Mismatch in shape: grad_output[0] has a shape of {seed.shape} and output[0] "
+                f"has a shape of {node.shape}."
+            )
+        return seed
+
+    def as_grad(self, node: Tensor, grad: Any, create_graph: bool) -> Any:
+        grad = np.zeros(node.shape, node.data.dtype) if grad is None else grad
+        if create_graph:
+            return grad if isinstance(grad, Tensor) else constant(grad)
+        return grad.data if isinstance(grad, Tensor) else grad
+
+    def has_nan(self, node: Tensor, grad: Any) -> bool:
+        return bool(np.isnan(grad.data if isinstance(grad, Tensor) else grad).any())
+
+    def created_at(self, node: Tensor) -> str | None:
+        return getattr(node, "_where", None)
+
+    def ieee(self) -> np.errstate:
+        return np.errstate(all="ignore")  # inf - inf is nan, 1e308 * 10 is inf: no warning
+
+
+TENSOR = TensorKind()
+register_kind(TENSOR, Tensor)

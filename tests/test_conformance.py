@@ -1,0 +1,89 @@
+"""The conformance suite: every op of the registry on both kinds against PyTorch 2.13 float64,
+generated from the registry (see ``conformance.py``): at random points of each op's domain, at
+its special points and at the edges of the floats, for upstream gradients 1, -1, ±0, ±inf,
+nan, 1e-310 and 1e308, first and second order. Equal to the bit (the sign of a zero, nan with
+nan) where the formulas are PyTorch's, else within 1e-12; where topograd deliberately differs,
+the op's registry entry says so (``Op.differs``, listed in docs/ops.md) and a test below pins
+each difference on both sides."""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pytest
+from conformance import (
+    UPSTREAMS,
+    close,
+    differentiable,
+    differs_as_documented,
+    documents,
+    elementwise,
+    identical,
+    op_kinds,
+    results,
+    topograd_side,
+)
+
+from topograd.autograd.registry import OPS
+
+DIFFERENCES = [(name, k, d) for name, op in sorted(OPS.items()) for k, d in enumerate(op.differs)]
+
+
+@pytest.mark.parametrize(("name", "kind"), op_kinds())
+def test_op_equals_pytorch_everywhere(name: str, kind: str) -> None:
+    compared, wrong = 0, []
+    for result in results(OPS[name], kind):
+        compared += 1
+        if not close(result.ours, result.theirs) and not differs_as_documented(result):
+            wrong.append(str(result))
+    assert compared > 0
+    assert not wrong, f"{len(wrong)} of {compared} differ from PyTorch:\n" + "\n".join(wrong[:20])
+
+
+def test_every_op_is_compared() -> None:
+    compared = {name for name, _ in op_kinds()}
+    built_in = {name for name, op in OPS.items() if not op.custom}
+    assert built_in - compared == {n for n in built_in if not differentiable(OPS[n])}
+    assert all(kinds == len(OPS[n].kinds) for n, kinds in _count(op_kinds()).items())
+
+
+def _count(pairs: list[tuple[str, str]]) -> dict[str, int]:
+    return {name: len(list(group)) for name, group in itertools.groupby(pairs, lambda p: p[0])}
+
+
+BOTH = sorted(
+    name for name, op in OPS.items() if op.elementwise and op.kinds == ("scalar", "tensor")
+)
+
+
+@pytest.mark.parametrize("name", BOTH)
+def test_values_and_tensors_agree(name: str) -> None:
+    """The same op on a Value and on a 0-d Tensor: the same numbers, to 1e-12 (libm's and
+    NumPy's functions may round differently), nan with nan, infinities and zeros' signs."""
+    op = OPS[name]
+    scalars, tensors = elementwise(op, "scalar"), elementwise(op, "tensor")
+    for (case, on_values, _), (_, on_tensors, _) in zip(scalars, tensors, strict=True):
+        for upstream in UPSTREAMS:
+            a, b = topograd_side(on_values)(upstream), topograd_side(on_tensors)(upstream)
+            pairs = [(a.value, b.value)]
+            pairs += [p for route in a.first for p in zip(a.first[route], b.first[route])]
+            pairs += [p for ra, rb in zip(a.second, b.second) for p in zip(ra, rb)]
+            for x, y in pairs:
+                assert close(float(x), float(np.asarray(y))), (name, case, upstream, x, y)
+
+
+@pytest.mark.parametrize(("name", "index", "difference"), DIFFERENCES)
+def test_each_documented_difference_is_real(name: str, index: int, difference) -> None:  # type: ignore[no-untyped-def]
+    """Pinned on both sides: topograd gives ``ours`` and PyTorch ``theirs`` in a case the
+    difference covers; if either changes, the docs must too."""
+    found = [
+        (r.ours, r.theirs)
+        for kind in OPS[name].kinds
+        for r in results(OPS[name], kind)
+        if documents(difference, r) and not close(r.ours, r.theirs)
+    ]
+    assert any(
+        identical(ours, difference.ours) and identical(theirs, difference.theirs)
+        for ours, theirs in found
+    ), (difference, found[:5])
