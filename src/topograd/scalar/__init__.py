@@ -2,6 +2,7 @@
 Standard library only."""
 
 from .functions import affine, dot, sum_of
+from .kind import SCALAR as SCALAR  # the kind registers itself with the engine
 from .value import Value
 
 __all__ = ["Value", "affine", "dot", "sum_of"]

@@ -19,14 +19,11 @@ the 2.0 as a constant leaf.
 
 from __future__ import annotations
 
-import contextlib
-import math
 import numbers
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from typing import Any, cast
 
 from ..autograd import engine
-from ..autograd.kinds import register_kind
 from ..autograd.modes import grad_mode, place
 from ..autograd.registry import Op
 from ..ops.activations import relu
@@ -45,6 +42,12 @@ def is_real(x: object) -> bool:
 def describe(x: object) -> str:
     text = repr(x)
     return f"{type(x).__name__} {text[:40] + '...' if len(text) > 40 else text}"
+
+
+# A Value's gradient before any backward: 0.0, this very float. Backward replaces it, as PyTorch
+# replaces a gradient of None, and adds to any other: after backward(0.0) then backward(-0.0)
+# the gradient is 0.0 + -0.0 = 0.0, as PyTorch's, where replacing every zero would leave -0.0.
+NO_GRADIENT = float("0")
 
 
 def _no_rule(grad: Any, *args: Any) -> tuple[Any, ...]:
@@ -84,7 +87,7 @@ class Value(Methods):
         if not isinstance(label, str):
             raise TypeError(f"Value() takes a str label, got {describe(label)}")
         self.data = float(data)
-        self.grad = 0.0
+        self.grad = NO_GRADIENT
         self.label = label
         self._op = LEAF
         self._x = self._y = None
@@ -93,7 +96,7 @@ class Value(Methods):
     def parents(self) -> tuple[Value, ...]:
         """The operands of the op that produced this Value, in order, a number given as a number
         shown as a constant leaf; ``()`` for a leaf."""
-        return tuple(o if isinstance(o, Value) else constant(o) for o in SCALAR.operands(self))
+        return tuple(o if isinstance(o, Value) else constant(o) for o in operands_of(self))
 
     @property
     def op(self) -> str:
@@ -226,7 +229,7 @@ def new_node(
     """A new node made by ``op`` from ``x`` (and ``y``); a leaf under ``no_grad``."""
     out = _new(Value)
     out.data = data
-    out.grad = 0.0
+    out.grad = NO_GRADIENT
     out.label = ""
     record = grad_mode.record
     if record:
@@ -250,7 +253,7 @@ def fused(op: Op, operands: tuple[Value, ...]) -> Value:
 def constant(x: float) -> Value:
     """A Value for a number that takes part in an op: a leaf that wants no gradient."""
     out = _new(Value)
-    out.data, out.grad, out.label = float(x), 0.0, ""
+    out.data, out.grad, out.label = float(x), NO_GRADIENT, ""
     out._op, out._x, out._y = CONSTANT, None, None
     return out
 
@@ -276,120 +279,11 @@ def as_values(values: Iterable[Value | Real], function: str = "as_values") -> tu
     return tuple(operands)
 
 
-class ScalarKind:
-    """The scalar kind as the engine sees it: inputs, contributions, ``.grad``."""
-
-    name = "scalar"
-    rank = 1
-
-    def apply(self, op: Op, args: tuple[Any, ...], params: dict[str, Any]) -> Value:
-        if params:
-            raise TypeError(f"{op.name}() takes no parameters on Values, got {sorted(params)}")
-        if op.scalar is None:
-            raise TypeError(f"{op.name}() works on Tensors, not on Values")
-        if op.arity >= 0 and len(args) != op.arity:
-            raise TypeError(f"{op.name}() takes {op.arity} inputs, got {len(args)}")
-        if op.arity == 1:
-            (x,) = args
-            return new_node(op.scalar(x.data), op, x)
-        if op.arity == 2:
-            result = binary(op, *args)
-            if result is NotImplemented:
-                raise TypeError(f"{op.name}() takes Values or real numbers")
-            return result
-        # a condition (where's) is a number to a Value: 1.0 holds, 0.0 does not
-        args = tuple(float(a) if type(a) is bool else a for a in args)
-        return fused(op, as_values(args, op.name))
-
-    def op(self, node: Value) -> Op | None:
-        return node._op if node._op.arity else None
-
-    def operands(self, node: Value) -> tuple[Any, ...]:
-        arity = node._op.arity
-        if arity == 2:
-            return (node._x, node._y)
-        if arity == 1:
-            return (node._x,)
-        return cast(tuple[Value, ...], node._x) if arity else ()
-
-    def params(self, node: Value) -> dict[str, Any]:
-        return {}
-
-    def inputs(self, node: Value) -> Sequence[Value]:
-        arity = node._op.arity
-        if arity == 2:
-            x, y = node._x, node._y
-            if type(x) is Value and type(y) is Value:  # the common case first: a hot path
-                return (x, y)
-            if type(x) is float or type(x) is int:
-                return (y,)  # type: ignore[return-value]  # (no cast: a hot path)
-            if type(y) is float or type(y) is int:
-                return (x,)  # type: ignore[return-value]
-            return (x, y)  # type: ignore[return-value]
-        if arity == 1:
-            return (node._x,)  # type: ignore[return-value]
-        return node._x if arity else ()  # type: ignore[return-value]  # n operands, or a leaf
-
-    def vjp(self, node: Value, grad: Any, create_graph: bool) -> Sequence[Any]:
-        op = node._op
-        arity = op.arity
-        if arity == 2:
-            x, y = node._x, node._y
-            if type(x) is Value and type(y) is Value and not create_graph:  # the hot path
-                return op.rule(grad, x.data, y.data, node.data)
-            x_number = type(x) is float or type(x) is int
-            y_number = type(y) is float or type(y) is int
-            if create_graph:
-                dx, dy = op.rule(grad, x, y, node)
-            else:
-                dx, dy = op.rule(
-                    grad,
-                    x if x_number else x.data,  # type: ignore[union-attr]
-                    y if y_number else y.data,  # type: ignore[union-attr]
-                    node.data,
-                )
-            return (dy,) if x_number else (dx,) if y_number else (dx, dy)
-        if arity == 1:
-            if create_graph:
-                return op.rule(grad, node._x, node)
-            return op.rule(grad, node._x.data, node.data)  # type: ignore[union-attr]
-        operands = cast(tuple[Value, ...], node._x)
-        if create_graph:
-            return op.rule(grad, *operands, node)
-        return op.rule(grad, *[v.data for v in operands], node.data)
-
-    def accumulate(self, node: Value, grad: Any) -> None:
-        node.grad = node.grad + grad if node.grad else grad  # a first -0.0 keeps its sign
-
-    def forget(self, node: Value) -> None:
-        node.grad = 0.0
-
-    def seed(self, node: Value, gradient: Any) -> float:
-        if gradient is None:
-            return 1.0
-        if type(gradient) is not float and not is_real(gradient):
-            raise TypeError(f"backward() takes a real number as grad, got {describe(gradient)}")
-        return float(gradient)
-
-    def as_grad(self, node: Value, grad: Any, create_graph: bool) -> Any:
-        if grad is None:
-            grad = 0.0
-        if create_graph and not isinstance(grad, Value):
-            return constant(grad)
-        return grad
-
-    def has_nan(self, node: Value, grad: Any) -> bool:
-        """Whether a NaN arrives here that matters: a constant wants no gradient."""
-        if is_constant(node):
-            return False
-        return math.isnan(grad.data if isinstance(grad, Value) else grad)
-
-    def created_at(self, node: Value) -> str | None:
-        return getattr(node, "_where", None)
-
-    def ieee(self) -> contextlib.nullcontext[None]:
-        return contextlib.nullcontext()  # float arithmetic never warns (the ops' guard raises)
-
-
-SCALAR = ScalarKind()
-register_kind(SCALAR, Value)
+def operands_of(node: Value) -> tuple[Any, ...]:
+    """The operands of the op that made ``node``, as recorded (numbers as numbers)."""
+    arity = node._op.arity
+    if arity == 2:
+        return (node._x, node._y)
+    if arity == 1:
+        return (node._x,)
+    return cast(tuple[Value, ...], node._x) if arity else ()

@@ -23,7 +23,7 @@ Array = np.ndarray[Any, Any]
 
 
 def as_array(data: Any) -> Array:
-    """float64 for numbers, ints and float64; float32 stays float32."""
+    """float64 for numbers, ints and float64; float32 and float16 stay as they are."""
     if kind_of(data) is not None:
         raise TypeError(f"Tensor() takes an array-like, not a {type(data).__name__}; use .detach()")
     if isinstance(data, (str, bytes, dict, set)) or data is None:
@@ -31,17 +31,22 @@ def as_array(data: Any) -> Array:
             f"Tensor() takes numbers or an array-like of numbers, got {type(data).__name__}"
         )
     array = np.array(data)
-    if array.dtype == np.float32:
+    if array.dtype in (np.float32, np.float16):
         return array
     if array.dtype.kind not in "biuf" or array.dtype == np.bool_:
         raise TypeError(f"Tensor() takes real numbers, got an array of {array.dtype}")
     return array.astype(np.float64)
 
 
-def axis_of(axis: Any) -> Any:
-    """None, an int or a tuple of ints (NumPy integers and lists accepted)."""
+def axis_of(axis: Any, ndim: int = 1) -> Any:
+    """None, an int or a tuple of ints (NumPy integers and lists accepted). A 0-d array has one
+    axis to reduce, as in PyTorch: 0 or -1, meaning all of it (None)."""
     if axis is None:
         return None
+    if ndim == 0:
+        axes = axis if isinstance(axis, (list, tuple)) else (axis,)
+        if all(int(a) in (0, -1) for a in axes):
+            return None
     if isinstance(axis, (list, tuple)):
         return tuple(int(a) for a in axis)
     return int(axis)

@@ -91,7 +91,12 @@ class TensorKind:
         if gradient is None and node.data.size != 1:
             raise RuntimeError("grad can be implicitly created only for scalar outputs")
         given = np.ones(node.shape) if gradient is None else gradient
-        seed = np.array(given.data if isinstance(given, Tensor) else given, dtype=node.dtype)
+        given = given.data if isinstance(given, Tensor) else given
+        if np.iscomplexobj(given) or np.asarray(given).dtype.kind not in "biuf":
+            raise TypeError(
+                f"backward() takes real numbers as the gradient, got {np.asarray(given).dtype}"
+            )
+        seed = np.array(given, dtype=node.dtype)
         if seed.shape != node.shape:
             raise RuntimeError(
                 f"Mismatch in shape: grad_output[0] has a shape of {seed.shape} and output[0] "
@@ -103,7 +108,7 @@ class TensorKind:
         grad = np.zeros(node.shape, node.data.dtype) if grad is None else grad
         if create_graph:
             return grad if isinstance(grad, Tensor) else constant(grad)
-        return grad.data if isinstance(grad, Tensor) else grad
+        return np.asarray(grad.data if isinstance(grad, Tensor) else grad)  # 0-d: an array too
 
     def has_nan(self, node: Tensor, grad: Any) -> bool:
         return bool(np.isnan(grad.data if isinstance(grad, Tensor) else grad).any())

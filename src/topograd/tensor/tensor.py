@@ -146,6 +146,11 @@ class Tensor(Methods):
     def numpy(self) -> Array:
         return self.data
 
+    def __array__(self, dtype: Any = None, copy: bool | None = None) -> Array:
+        """The numbers, for NumPy: ``np.asarray(t)`` is ``t.data`` (a copy if asked)."""
+        array = self.data if dtype is None else self.data.astype(dtype, copy=False)
+        return array.copy() if copy else array
+
     def __len__(self) -> int:
         return len(self.data)
 
@@ -192,14 +197,14 @@ class Tensor(Methods):
     # Reductions.
 
     def sum(self, axis: Any = None, keepdims: bool = False) -> Tensor:
-        return _apply(total, self, axis=axis_of(axis), keepdims=keepdims)
+        return _apply(total, self, axis=axis_of(axis, self.ndim), keepdims=keepdims)
 
     def mean(self, axis: Any = None, keepdims: bool = False) -> Tensor:
-        return _apply(mean, self, axis=axis_of(axis), keepdims=keepdims)
+        return _apply(mean, self, axis=axis_of(axis, self.ndim), keepdims=keepdims)
 
     def max(self, axis: Any = None, keepdims: bool = False) -> Tensor:
         """The largest element (along ``axis``); ties share the gradient evenly, as torch.amax."""
-        return _apply(amax, self, axis=axis_of(axis), keepdims=keepdims)
+        return _apply(amax, self, axis=axis_of(axis, self.ndim), keepdims=keepdims)
 
     # Shapes and indexing.
 

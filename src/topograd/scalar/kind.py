@@ -1,0 +1,147 @@
+"""The scalar kind as the engine sees it: a Value node's inputs (its operands that are
+Values), its contributions (the op's rule on floats, or on Values under ``create_graph``),
+``.grad`` and the seed of a backward.
+
+>>> import topograd as tg
+>>> from topograd.autograd.kinds import kind_of
+>>> kind_of(tg.Value(1.0)).name
+'scalar'
+"""
+
+from __future__ import annotations
+
+import contextlib
+import math
+from collections.abc import Sequence
+from typing import Any, cast
+
+from ..autograd.kinds import register_kind
+from ..autograd.registry import Op
+from .value import (
+    NO_GRADIENT,
+    Value,
+    as_values,
+    binary,
+    constant,
+    describe,
+    fused,
+    is_constant,
+    is_real,
+    new_node,
+    operands_of,
+)
+
+
+class ScalarKind:
+    """The scalar kind as the engine sees it: inputs, contributions, ``.grad``."""
+
+    name = "scalar"
+    rank = 1
+
+    def apply(self, op: Op, args: tuple[Any, ...], params: dict[str, Any]) -> Value:
+        if params:
+            raise TypeError(f"{op.name}() takes no parameters on Values, got {sorted(params)}")
+        if op.scalar is None:
+            raise TypeError(f"{op.name}() works on Tensors, not on Values")
+        if op.arity >= 0 and len(args) != op.arity:
+            raise TypeError(f"{op.name}() takes {op.arity} inputs, got {len(args)}")
+        if op.arity == 1:
+            (x,) = args
+            return new_node(op.scalar(x.data), op, x)
+        if op.arity == 2:
+            result = binary(op, *args)
+            if result is NotImplemented:
+                raise TypeError(f"{op.name}() takes Values or real numbers")
+            return result
+        # a condition (where's) is a number to a Value: 1.0 holds, 0.0 does not
+        args = tuple(float(a) if type(a) is bool else a for a in args)
+        return fused(op, as_values(args, op.name))
+
+    def op(self, node: Value) -> Op | None:
+        return node._op if node._op.arity else None
+
+    def operands(self, node: Value) -> tuple[Any, ...]:
+        return operands_of(node)
+
+    def params(self, node: Value) -> dict[str, Any]:
+        return {}
+
+    def inputs(self, node: Value) -> Sequence[Value]:
+        arity = node._op.arity
+        if arity == 2:
+            x, y = node._x, node._y
+            if type(x) is Value and type(y) is Value:  # the common case first: a hot path
+                return (x, y)
+            if type(x) is float or type(x) is int:
+                return (y,)  # type: ignore[return-value]  # (no cast: a hot path)
+            if type(y) is float or type(y) is int:
+                return (x,)  # type: ignore[return-value]
+            return (x, y)  # type: ignore[return-value]
+        if arity == 1:
+            return (node._x,)  # type: ignore[return-value]
+        return node._x if arity else ()  # type: ignore[return-value]  # n operands, or a leaf
+
+    def vjp(self, node: Value, grad: Any, create_graph: bool) -> Sequence[Any]:
+        op = node._op
+        arity = op.arity
+        if arity == 2:
+            x, y = node._x, node._y
+            if type(x) is Value and type(y) is Value and not create_graph:  # the hot path
+                return op.rule(grad, x.data, y.data, node.data)
+            x_number = type(x) is float or type(x) is int
+            y_number = type(y) is float or type(y) is int
+            if create_graph:
+                dx, dy = op.rule(grad, x, y, node)
+            else:
+                dx, dy = op.rule(
+                    grad,
+                    x if x_number else x.data,  # type: ignore[union-attr]
+                    y if y_number else y.data,  # type: ignore[union-attr]
+                    node.data,
+                )
+            return (dy,) if x_number else (dx,) if y_number else (dx, dy)
+        if arity == 1:
+            if create_graph:
+                return op.rule(grad, node._x, node)
+            return op.rule(grad, node._x.data, node.data)  # type: ignore[union-attr]
+        operands = cast(tuple[Value, ...], node._x)
+        if create_graph:
+            return op.rule(grad, *operands, node)
+        return op.rule(grad, *[v.data for v in operands], node.data)
+
+    def accumulate(self, node: Value, grad: Any) -> None:
+        # the first gradient replaces NO_GRADIENT (a first -0.0 keeps its sign); later ones add
+        node.grad = grad if node.grad is NO_GRADIENT else node.grad + grad
+
+    def forget(self, node: Value) -> None:
+        node.grad = NO_GRADIENT
+
+    def seed(self, node: Value, gradient: Any) -> float:
+        if gradient is None:
+            return 1.0
+        if type(gradient) is not float and not is_real(gradient):
+            raise TypeError(f"backward() takes a real number as grad, got {describe(gradient)}")
+        return float(gradient)
+
+    def as_grad(self, node: Value, grad: Any, create_graph: bool) -> Any:
+        if grad is None:
+            grad = 0.0
+        if create_graph and not isinstance(grad, Value):
+            return constant(grad)
+        return grad
+
+    def has_nan(self, node: Value, grad: Any) -> bool:
+        """Whether a NaN arrives here that matters: a constant wants no gradient."""
+        if is_constant(node):
+            return False
+        return math.isnan(grad.data if isinstance(grad, Value) else grad)
+
+    def created_at(self, node: Value) -> str | None:
+        return getattr(node, "_where", None)
+
+    def ieee(self) -> contextlib.nullcontext[None]:
+        return contextlib.nullcontext()  # float arithmetic never warns (the ops' guard raises)
+
+
+SCALAR = ScalarKind()
+register_kind(SCALAR, Value)
