@@ -24,6 +24,7 @@ from typing import Any
 
 from .kinds import Kind, kind_of
 from .modes import check_nan, grad_mode, recording
+from .versions import WRITES
 
 
 def _kind(node: object, function: str, what: str) -> Kind:
@@ -89,6 +90,8 @@ def _propagate(
         assert checked is not None
 
         def nan_check(node: Any, grad: Any, parents: Sequence[Any], found: Sequence[Any]) -> None:
+            if parents:
+                checked.check_saved(node)
             check_nan(checked, node, parents, found)
 
         observer = nan_check if observer is None else _both(nan_check, observer)
@@ -113,7 +116,10 @@ def _walk(
     for root, seed in zip(roots, seeds):
         pending[root] = pending[root] + seed if root in pending else seed
     get, pop = pending.get, pending.pop  # (bound once: this loop runs once per edge)
-    for node in reversed(topological_order(roots)):
+    order = topological_order(roots)
+    if WRITES.count:  # something was written in place: is any of it needed here?
+        kind.check_versions(order)
+    for node in reversed(order):
         grad = pop(node, None)
         if grad is None:  # every path here got nothing (a condition): nothing to pass on
             continue

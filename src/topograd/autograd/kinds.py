@@ -57,6 +57,14 @@ class Kind(Protocol):
 
     def ieee(self) -> AbstractContextManager[Any]: ...  # arithmetic without warnings, IEEE results
 
+    # Writes in place (versions.py): stamp a written node; refuse, before a backward, a node
+    # with an input written after it was made; in anomaly mode, one whose saved data changed.
+    def written(self, node: Any, count: int) -> None: ...
+
+    def check_versions(self, order: Sequence[Any]) -> None: ...
+
+    def check_saved(self, node: Any) -> None: ...
+
 
 class ArrayKind(Protocol):
     """Raw data that ops run on without recording (NumPy arrays): only ``apply``."""

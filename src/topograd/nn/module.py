@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..autograd.engine import zero_grad
 from ..autograd.kinds import kind_of
+from ..autograd.versions import wrote
 from . import state as saved
 
 if TYPE_CHECKING:
@@ -66,6 +67,7 @@ class Module:
         values = saved.checked_state(type(self).__name__, named, state)
         for name, p in named.items():
             p.data = values[name]
+        wrote(named.values(), f"{type(self).__name__}.load_state_dict")
 
     def save(self, path: str | Path) -> None:
         """Write the state: JSON (readable, exact to the last bit), or ``.npz`` by its name."""

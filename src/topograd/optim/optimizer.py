@@ -21,6 +21,7 @@ from collections.abc import Iterable
 from typing import Any, Protocol
 
 from ..autograd.engine import zero_grad
+from ..autograd.versions import wrote
 
 
 class Parameter(Protocol):
@@ -48,12 +49,16 @@ class Optimizer:
         zero_grad(self.params)
 
     def step(self) -> None:
-        """One update of every parameter that has a gradient."""
+        """One update of every parameter that has a gradient: a write in place, so a backward
+        through a graph made before it raises rather than differentiate the new values."""
         decay = self.weight_decay
+        moved = []
         for p, state in zip(self.params, self.state):
             if p.grad is None:
                 continue
             self.update(p, p.grad + decay * p.data if decay else p.grad, state)
+            moved.append(p)
+        wrote(moved, f"{type(self).__name__}.step")
 
     def update(self, p: Parameter, grad: Any, state: dict[str, Any]) -> None:
         """Move ``p`` given its gradient (weight decay included) and its state: in place for

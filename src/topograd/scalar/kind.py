@@ -17,6 +17,7 @@ from typing import Any, cast
 
 from ..autograd.kinds import register_kind
 from ..autograd.registry import Op
+from ..autograd.versions import WRITES, changed, created, modified, restamp, written
 from .value import (
     NO_GRADIENT,
     Value,
@@ -29,7 +30,12 @@ from .value import (
     is_real,
     new_node,
     operands_of,
+    saved_data,
 )
+
+
+def _named(x: Value) -> str:
+    return f"Value {x.label}" if x.label else f"Value(data={x.data!r})"
 
 
 class ScalarKind:
@@ -137,7 +143,35 @@ class ScalarKind:
         return math.isnan(grad.data if isinstance(grad, Value) else grad)
 
     def created_at(self, node: Value) -> str | None:
-        return getattr(node, "_where", None)
+        found = getattr(node, "_where", None)
+        return found[0] if found else None
+
+    def written(self, node: Value, count: int) -> None:
+        node._stamp = restamp(node._stamp, count, bool(node._op.arity))
+
+    def check_versions(self, order: Sequence[Value]) -> None:
+        """Refuse a node whose data, or an input's, was written in place after it was made."""
+        count = WRITES.count
+        for node in [n for n in order if n._stamp != count]:  # (in a training loop: none)
+            if node._op.arity:
+                made = created(node._stamp)
+                for i, x in enumerate(operands_of(node)):
+                    if isinstance(x, Value) and written(x._stamp) > made:
+                        raise modified(node._op.name, i, _named(x), x._stamp)
+                if written(node._stamp) > made:
+                    raise modified(node._op.name, -1, _named(node), node._stamp)
+
+    def check_saved(self, node: Value) -> None:
+        """Anomaly mode: refuse a node whose saved numbers changed behind topograd's back."""
+        found = getattr(node, "_where", None)
+        if found is None:
+            return
+        where, saved = found
+        for i, (now, then) in enumerate(zip(saved_data(node), saved)):
+            if not (now == then or (now != now and then != then)):
+                position = -1 if i == len(saved) - 1 else i
+                what = f"{then!r} when saved, {now!r} now"
+                raise changed(node._op.name, position, what, where)
 
     def ieee(self) -> contextlib.nullcontext[None]:
         return contextlib.nullcontext()  # float arithmetic never warns (the ops' guard raises)

@@ -26,6 +26,7 @@ from typing import Any, cast
 from ..autograd import engine
 from ..autograd.modes import grad_mode, place
 from ..autograd.registry import Op
+from ..autograd.versions import WRITES
 from ..ops.activations import relu
 from ..ops.arithmetic import add, div, mul, neg, sub
 from ..ops.elementary import power
@@ -67,8 +68,10 @@ class Value(Methods):
 
     # Two operand slots instead of a parents tuple: a tuple per node would cost 56 more bytes and
     # one more object for the cyclic garbage collector to track. A variadic op keeps its operands
-    # as a tuple in _x (so does an op of three or more). _where is filled by anomaly mode only.
-    __slots__ = ("_op", "_where", "_x", "_y", "data", "grad", "label")
+    # as a tuple in _x (so does an op of three or more). _where is filled by anomaly mode only:
+    # where the user made the node, and the numbers it saved for backward. _stamp is the count
+    # of writes in place when it was made or last written (autograd/versions.py).
+    __slots__ = ("_op", "_stamp", "_where", "_x", "_y", "data", "grad", "label")
     __array_ufunc__ = None  # Value + ndarray is a TypeError, not an array of objects
 
     data: float
@@ -77,7 +80,8 @@ class Value(Methods):
     _op: Op
     _x: Value | Number | tuple[Value, ...] | None
     _y: Value | Number | None
-    _where: str
+    _where: tuple[str, tuple[float, ...]]
+    _stamp: int | tuple[int, int]
 
     def __init__(self, data: Real, label: str = "") -> None:
         if type(data) is not float and not is_real(data):
@@ -91,6 +95,7 @@ class Value(Methods):
         self.label = label
         self._op = LEAF
         self._x = self._y = None
+        self._stamp = WRITES.count
 
     @property
     def parents(self) -> tuple[Value, ...]:
@@ -231,13 +236,14 @@ def new_node(
     out.data = data
     out.grad = NO_GRADIENT
     out.label = ""
+    out._stamp = WRITES.count
     record = grad_mode.record
     if record:
         out._op = op
         out._x = x
         out._y = y
-        if record is not True:  # anomaly mode: remember where the user made it
-            out._where = place()
+        if record is not True:  # anomaly mode: remember where the user made it, and its data
+            out._where = (place(), saved_data(out))
     else:
         out._op = LEAF
         out._x = out._y = None
@@ -254,7 +260,7 @@ def constant(x: float) -> Value:
     """A Value for a number that takes part in an op: a leaf that wants no gradient."""
     out = _new(Value)
     out.data, out.grad, out.label = float(x), NO_GRADIENT, ""
-    out._op, out._x, out._y = CONSTANT, None, None
+    out._op, out._x, out._y, out._stamp = CONSTANT, None, None, WRITES.count
     return out
 
 
@@ -287,3 +293,9 @@ def operands_of(node: Value) -> tuple[Any, ...]:
     if arity == 1:
         return (node._x,)
     return cast(tuple[Value, ...], node._x) if arity else ()
+
+
+def saved_data(node: Value) -> tuple[float, ...]:
+    """The numbers ``node``'s rule will read: its operands' and its own (anomaly mode keeps
+    them, to notice a write into ``.data`` between the forward and the backward)."""
+    return (*[o.data if isinstance(o, Value) else o for o in operands_of(node)], node.data)

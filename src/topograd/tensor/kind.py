@@ -17,8 +17,13 @@ import numpy as np
 
 from ..autograd.kinds import register_kind
 from ..autograd.registry import Op
+from ..autograd.versions import WRITES, changed, created, modified, restamp, written
 from .broadcast import unbroadcast
-from .tensor import NUMBERS, Array, Tensor, apply, constant
+from .tensor import NUMBERS, Array, Tensor, apply, checksums, constant
+
+
+def _named(x: Tensor) -> str:
+    return f"Tensor {x.label}" if x.label else f"a Tensor of shape {x.shape}"
 
 
 class TensorKind:
@@ -114,7 +119,35 @@ class TensorKind:
         return bool(np.isnan(grad.data if isinstance(grad, Tensor) else grad).any())
 
     def created_at(self, node: Tensor) -> str | None:
-        return getattr(node, "_where", None)
+        found = getattr(node, "_where", None)
+        return found[0] if found else None
+
+    def written(self, node: Tensor, count: int) -> None:
+        node._stamp = restamp(node._stamp, count, bool(node._inputs))
+
+    def check_versions(self, order: Sequence[Tensor]) -> None:
+        """Refuse a node whose data, or an input's, was written in place after it was made."""
+        count = WRITES.count
+        for node in [n for n in order if n._stamp != count]:
+            if node._op is not None:
+                made = created(node._stamp)
+                for i, x in enumerate(node._inputs):
+                    if isinstance(x, Tensor) and written(x._stamp) > made:
+                        raise modified(node._op.name, i, _named(x), x._stamp)
+                if written(node._stamp) > made:
+                    raise modified(node._op.name, -1, _named(node), node._stamp)
+
+    def check_saved(self, node: Tensor) -> None:
+        """Anomaly mode: refuse a node whose saved arrays changed behind topograd's back."""
+        found = getattr(node, "_where", None)
+        if found is None or node._op is None:
+            return
+        where, saved = found
+        for i, (now, then) in enumerate(zip(checksums(node), saved)):
+            if now != then:
+                position = -1 if i == len(saved) - 1 else i
+                shown = node if position < 0 else node._inputs[position]
+                raise changed(node._op.name, position, _named(shown), where)  # type: ignore[arg-type]
 
     def ieee(self) -> np.errstate:
         return np.errstate(all="ignore")  # inf - inf is nan, 1e308 * 10 is inf: no warning

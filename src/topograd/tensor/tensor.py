@@ -17,6 +17,7 @@ array([[ 1., -1.],
 from __future__ import annotations
 
 import numbers
+import zlib
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -26,6 +27,7 @@ from numpy.lib.array_utils import normalize_axis_index
 from ..autograd import engine
 from ..autograd.modes import grad_mode, place
 from ..autograd.registry import Op
+from ..autograd.versions import WRITES
 from ..ops.arithmetic import add, div, mul, neg, sub
 from ..ops.elementary import power
 from ..ops.linalg import matmul
@@ -33,6 +35,7 @@ from ..ops.methods import Methods
 from ..ops.reductions import amax, mean, total
 from ..ops.shapes import broadcast_to, getitem, reshape, transpose
 from .arrays import as_array, axis_of, index_array, kernel, same_dtype
+from .inplace import InPlace
 
 Operand = Any  # a Tensor, an ndarray or a Python number
 Array = np.ndarray[Any, Any]
@@ -69,7 +72,7 @@ def _named(
     return method
 
 
-class Tensor(Methods):
+class Tensor(InPlace, Methods):
     """An array in a computation graph: ``data`` (an ndarray), ``grad`` and how it was made."""
 
     __slots__ = (
@@ -79,7 +82,8 @@ class Tensor(Methods):
         "_op",
         "_params",
         "_retain",
-        "_where",  # anomaly mode only: where user code made this node
+        "_stamp",  # the count of writes in place when made or last written (versions.py)
+        "_where",  # anomaly mode only: where user code made this node, checksums of its data
         "data",
         "grad",
         "label",
@@ -98,7 +102,8 @@ class Tensor(Methods):
     _needed: tuple[Tensor, ...]
     _params: dict[str, Any] | None
     _retain: bool
-    _where: str
+    _stamp: int | tuple[int, int]
+    _where: tuple[str, tuple[int | None, ...]]
 
     def __init__(self, data: Any, requires_grad: bool = False, label: str = "") -> None:
         _init(self, as_array(data), bool(requires_grad))
@@ -124,6 +129,11 @@ class Tensor(Methods):
         return self._op.name if self._op is not None else ""
 
     @property
+    def is_leaf(self) -> bool:
+        """Made by no op (an input, a parameter, a constant), as PyTorch's ``is_leaf``."""
+        return self._op is None
+
+    @property
     def parents(self) -> tuple[Tensor, ...]:
         """The inputs that gradients flow to: those that require a gradient."""
         return self._needed
@@ -145,6 +155,9 @@ class Tensor(Methods):
 
     def numpy(self) -> Array:
         return self.data
+
+    def tolist(self) -> Any:
+        return self.data.tolist()
 
     def __array__(self, dtype: Any = None, copy: bool | None = None) -> Array:
         """The numbers, for NumPy: ``np.asarray(t)`` is ``t.data`` (a copy if asked)."""
@@ -256,6 +269,7 @@ def _init(out: Tensor, data: Array, requires_grad: bool) -> None:
     out._needed = ()
     out._params = None
     out._retain = False
+    out._stamp = WRITES.count
 
 
 def constant(data: Any) -> Tensor:
@@ -299,8 +313,8 @@ def make(
     if record:
         out._op, out._inputs, out._needs, out._params = op, tuple(inputs), needs, params or None
         out._needed = tuple([t for t, need in zip(inputs, needs) if need])  # type: ignore[misc]
-        if mode is not True:  # anomaly mode: remember where the user made it
-            out._where = place()
+        if mode is not True:  # anomaly mode: remember where the user made it, and its data
+            out._where = (place(), checksums(out))
     return out
 
 
@@ -322,3 +336,10 @@ def apply(op: Op, args: Sequence[Any], params: dict[str, Any]) -> Tensor:
     # sees 2.0 in x ** 2.0 and decides on it at once, as PyTorch's pow_backward does.
     operands = [a if type(a) in NUMBERS else t for a, t in zip(args, inputs)]
     return make(out, op, operands, params)
+
+
+def checksums(node: Tensor) -> tuple[int | None, ...]:
+    """A checksum of each array ``node``'s rule will read (None for a number), and of its
+    own: anomaly mode keeps them, to notice a write behind topograd's back."""
+    arrays = [x.data if isinstance(x, Tensor) else None for x in node._inputs]
+    return tuple(None if a is None else zlib.crc32(a.tobytes()) for a in [*arrays, node.data])

@@ -1,0 +1,100 @@
+"""Writes in place, and backward's refusal to differentiate data changed since the forward.
+
+A rule reads its node's inputs (and output) when backward runs, not when the node was made:
+``y = (x * x).sum()``, then an optimizer step on ``x``, then ``y.backward()`` would silently
+differentiate the new ``x``. PyTorch keeps a version counter per tensor and raises. topograd
+keeps one count of the writes in place it makes (optimizer steps, in-place methods, item
+assignment, ``Module.load``), for the whole program: each node notes the count when it is
+made (its *stamp*), a write stamps what it wrote with the new count, and backward refuses a
+node that has an input stamped later than itself. A training loop pays one comparison per node:
+its nodes all carry the latest count.
+
+A write into ``.data`` by hand, or into an array passed in, goes around topograd and is not
+counted (PyTorch does not count it either); under ``tg.detect_anomaly()`` backward notices
+it too, by a checksum each node takes of the data it saved.
+
+>>> import topograd as tg
+>>> w = tg.Value(2.0, label="w")
+>>> y = w * w
+>>> tg.optim.SGD([w], lr=0.1).step()  # (w.grad is 0.0: the step writes w all the same)
+>>> y.backward()
+Traceback (most recent call last):
+...
+RuntimeError: one of the variables needed for gradient computation has been modified by an \
+inplace operation: input 1 of mul, Value w, was written by SGD.step after the mul was \
+recorded. Run the forward again after the write.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from .kinds import kind_of
+from .modes import AnomalyError
+
+
+class Writes:
+    """The count of writes in place topograd has made, and who made the recent ones."""
+
+    __slots__ = ("by", "count")
+
+    def __init__(self) -> None:
+        self.count = 0
+        self.by: dict[int, str] = {}  # count -> what wrote then ("SGD.step"), the last few
+
+
+WRITES = Writes()
+_REMEMBERED = 256  # writers remembered for the messages
+
+
+def wrote(nodes: Iterable[Any], by: str) -> None:
+    """Record that ``by`` (e.g. "SGD.step") has just written the data of ``nodes`` in place:
+    a backward through a node recorded before now that needs one of them raises."""
+    WRITES.count += 1
+    WRITES.by[WRITES.count] = by
+    if len(WRITES.by) > _REMEMBERED:
+        del WRITES.by[next(iter(WRITES.by))]
+    for node in nodes:
+        kind = kind_of(node)
+        if kind is not None:
+            kind.written(node, WRITES.count)
+
+
+def created(stamp: Any) -> int:
+    """When a node was made, from its stamp: an int, or (made, written) for a node written
+    in place after it was made."""
+    return stamp if type(stamp) is int else stamp[0]
+
+
+def written(stamp: Any) -> int:
+    """When a node's data was last written (or made, if never written), from its stamp."""
+    return stamp if type(stamp) is int else stamp[1]
+
+
+def restamp(stamp: Any, count: int, has_inputs: bool) -> Any:
+    """A node's stamp after a write at ``count``: a leaf's is the count; a node with inputs
+    keeps when it was made too, to check its own inputs against."""
+    return (created(stamp), count) if has_inputs else count
+
+
+def modified(op: str, position: int, what: str, stamp: Any) -> RuntimeError:
+    """PyTorch's error for input ``position`` (from 0; -1 for the output) of a node of ``op``,
+    described as ``what``, written after the node was recorded."""
+    by = WRITES.by.get(written(stamp), "an in-place write")
+    which = "the output" if position < 0 else f"input {position + 1}"
+    return RuntimeError(
+        "one of the variables needed for gradient computation has been modified by an "
+        f"inplace operation: {which} of {op}, {what}, was written by {by} after the {op} was "
+        "recorded. Run the forward again after the write."
+    )
+
+
+def changed(op: str, position: int, what: str, where: str) -> AnomalyError:
+    """Anomaly mode's error for data a node saved, changed behind topograd's back."""
+    saved = "the output" if position < 0 else f"input {position + 1}"
+    return AnomalyError(
+        f"the data of {saved} of {op} ({what}) changed between the forward and this "
+        f"backward, by a write topograd did not see (into .data, or into an array passed in). "
+        f"The {op} was created at {where}"
+    )
