@@ -143,6 +143,9 @@ class Tensor(InPlace, Methods):
             raise ValueError(f"item() needs a Tensor of one element, this one has {self.data.size}")
         return float(self.data.reshape(()))
 
+    def __float__(self) -> float:
+        return self.item()
+
     def detach(self) -> Tensor:
         """The same numbers, cut from the graph (sharing the array, as PyTorch)."""
         return constant(self.data)
