@@ -16,6 +16,7 @@ import itertools
 import math
 import operator
 import random
+import sys
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -50,6 +51,7 @@ class Result:
 
     op: str
     kind: str  # "scalar" or "tensor"
+    point: tuple[float, ...]  # () for a Tensor op's case
     case: str  # the point (or Tensor case) and the form
     upstream: float
     what: str  # "value", "d/d1 (backward)", "d2/d1d2", ...
@@ -86,7 +88,7 @@ def close(a: float, b: float, rel: float = 1e-12) -> bool:
 
 # Every function of one or two numbers is also tried at the edges of the floats.
 EDGES = (0.0, -0.0, INF, -INF, NAN, 1e-310, -1e-310, 1e308, -1e308, 0.5, -2.0)
-PAIR_EDGES = (0.0, -0.0, INF, -INF, NAN, 1e-310, 2.0, -2.0)
+PAIR_EDGES = (0.0, -0.0, INF, -INF, NAN, 1e-310, 2.0, -2.0, 0.5, -0.5, 1.5)
 
 
 def points(op: Op, count: int = RANDOM_POINTS) -> list[tuple[float, ...]]:
@@ -189,7 +191,8 @@ def compare(
         assert a.shape == b.shape, (what, a.shape, b.shape)
         for x, y in zip(a.ravel(), b.ravel(), strict=True):
             x, y = float(x), float(y)
-            if scale and math.isfinite(x) and math.isfinite(y) and abs(x - y) <= 1e-12 * scale:
+            near = math.isfinite(x) and math.isfinite(y) and abs(x - y) <= 1e-12 * scale
+            if scale and near and x != y:  # (zeros of two signs stay two)
                 x = y
             yield what, x, y
 
@@ -216,7 +219,7 @@ def _torch_leaf(x: Any) -> torch.Tensor:
     return torch.tensor(x, dtype=torch.float64, requires_grad=True)
 
 
-def elementwise(op: Op, kind: str) -> Iterator[tuple[str, Make, Make]]:
+def elementwise(op: Op, kind: str) -> Iterator[tuple[tuple[float, ...], str, Make, Make]]:
     """Each point and form of an op on numbers: on Values, or on 0-d Tensors; PyTorch's on
     0-d float64 tensors and Python numbers."""
     f = _torch_function(op)
@@ -232,12 +235,20 @@ def elementwise(op: Op, kind: str) -> Iterator[tuple[str, Make, Make]]:
             args = [_torch_leaf(x) if n else x for x, n in zip(point, form, strict=True)]
             return f(*args), [a for a, n in zip(args, form, strict=True) if n]
 
-        yield f"at {point} [{mark}]", ours, theirs
+        yield point, f"at {point} [{mark}]", ours, theirs
 
 
 def _draw(interval: tuple[float, float], shape: Any, rng: np.random.Generator) -> np.ndarray:
     x = rng.uniform(*interval, shape)
     return x * rng.choice([-1.0, 1.0], shape) if interval == AWAY_FROM_ZERO else x
+
+
+def _with_edges(a: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """``a`` with about a third of its elements replaced by edges of the floats."""
+    out = a.copy().ravel()
+    picks = rng.random(out.size) < 0.35
+    out[picks] = rng.choice(np.array(EDGES), int(picks.sum()))
+    return out.reshape(a.shape)
 
 
 def _torch_given(value: Any) -> torch.Tensor:
@@ -278,15 +289,19 @@ def _torch_index(index: Any, shape: tuple[int, ...]) -> tuple[list[int], Any]:
     return flips, tuple(out) + tuple(parts[len(out) :])
 
 
-def with_cases(op: Op) -> Iterator[tuple[str, Make, Make]]:
+def with_cases(op: Op) -> Iterator[tuple[tuple[float, ...], str, Make, Make]]:
     """Each of a Tensor op's cases: its inputs drawn from its domain, or given."""
-    for number, case in enumerate(op.cases):
+    drawn = [(number, case, False) for number, case in enumerate(op.cases)]
+    drawn += [(number, case, True) for number, case in enumerate(op.cases)]
+    for number, case, edgy in drawn:
         case = Case(case.inputs, dict(case.params))
         rng = np.random.default_rng(number)
         arrays = [
             None if isinstance(spec, Given) else _draw(interval, spec, rng)
             for spec, interval in zip(case.inputs, op.domain)
         ]
+        if edgy:  # the same case with the edges of the floats mixed in, ties and ±0 included
+            arrays = [a if a is None else _with_edges(a, rng) for a in arrays]
 
         def ours(case: Case = case, arrays: Any = arrays) -> Any:
             args = [
@@ -303,38 +318,63 @@ def with_cases(op: Op) -> Iterator[tuple[str, Make, Make]]:
             nodes = [a for a in args if a.requires_grad]
             return call_torch(op, args, dict(case.params)), nodes
 
-        yield f"case {number} {case.params or ''}".rstrip(), ours, theirs
+        name = f"case {number}{' with edges' if edgy else ''} {case.params or ''}".rstrip()
+        yield (), name, ours, theirs
 
 
 def results(op: Op, kind: str) -> Iterator[Result]:
     """Every number of ``op`` on ``kind`` compared with PyTorch's, over every upstream."""
     cases = with_cases(op) if kind == "tensor" and op.cases else elementwise(op, kind)
     sums = kind == "tensor" and bool(op.cases)  # results that add many terms
-    for case, ours, theirs in cases:
+    for point, case, ours, theirs in cases:
         for upstream in UPSTREAMS:
             scale = _scale(ours, upstream) if sums else 0.0
             found = compare(topograd_side(ours)(upstream), pytorch_side(theirs)(upstream), scale)
             for what, a, b in found:
-                yield Result(op.name, kind, case, upstream, what, a, b)
+                yield Result(op.name, kind, point, case, upstream, what, a, b)
 
 
 def _scale(make: Make, upstream: float) -> float:
     """The size of the terms a Tensor op's results add: |upstream| x (1 + its largest input)²
     (0 for an upstream gradient of ±0 or not finite: there every bit counts)."""
-    if not math.isfinite(upstream):
+    if not math.isfinite(upstream) or upstream == 0.0:
         return 0.0
     _, nodes = make()
-    largest = max((float(np.abs(n.data).max(initial=0.0)) for n in nodes), default=0.0)
-    return abs(upstream) * (1.0 + largest) ** 2
+    finite = [np.abs(n.data[np.isfinite(n.data)]) for n in nodes]
+    largest = max((float(a.max(initial=0.0)) for a in finite), default=0.0)
+    with np.errstate(over="ignore"):  # (the square of 1e308 is inf: the cap keeps it finite)
+        size = np.float64(abs(upstream)) * np.float64(1.0 + largest) ** 2
+    return float(min(size, sys.float_info.max))
+
+
+def kind_of_number(x: float) -> str:
+    """nan, +inf, -inf, +0, -0, or finite: what no rounding turns into another."""
+    if x != x:
+        return "nan"
+    sign = "-" if math.copysign(1.0, x) < 0 else "+"
+    if math.isinf(x):
+        return sign + "inf"
+    return sign + "0" if x == 0.0 else "finite"
 
 
 def documents(d: Difference, result: Result) -> bool:
-    """Whether the documented difference ``d`` covers this result."""
+    """Whether the documented difference ``d`` covers this result: its upstream gradient, its
+    result, its form, its place (the point, or anywhere) and its nature: inside ``region`` any
+    answer, elsewhere only an answer of another kind than PyTorch's (``kind_of_number``), so
+    that a rule that is merely wrong is never excused."""
     if d.upstream is not None and not identical(d.upstream, result.upstream):
         return False
     if not result.what.startswith(d.what):
         return False
     if d.form and not result.case.endswith(f"[{d.form}]"):
+        return False
+    if d.region is not None:
+        return bool(result.point) and d.region[0] < result.point[0] < d.region[1]
+    ours, theirs = kind_of_number(result.ours), kind_of_number(result.theirs)
+    if d.any_kind:
+        if ours == theirs:
+            return False
+    elif (ours, theirs) != (kind_of_number(d.ours), kind_of_number(d.theirs)):
         return False
     return d.anywhere or result.case.startswith(f"at {d.point}")
 

@@ -63,7 +63,10 @@ def test_values_and_tensors_agree(name: str) -> None:
     NumPy's functions may round differently), nan with nan, infinities and zeros' signs."""
     op = OPS[name]
     scalars, tensors = elementwise(op, "scalar"), elementwise(op, "tensor")
-    for (case, on_values, _), (_, on_tensors, _) in zip(scalars, tensors, strict=True):
+    documented = {repr(d.point) for d in op.differs}  # where PyTorch's own forms differ (pow)
+    for (point, case, on_values, _), (_, _, on_tensors, _) in zip(scalars, tensors, strict=True):
+        if repr(point) in documented:
+            continue
         for upstream in UPSTREAMS:
             a, b = topograd_side(on_values)(upstream), topograd_side(on_tensors)(upstream)
             pairs = [(a.value, b.value)]

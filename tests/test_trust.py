@@ -142,7 +142,10 @@ def test_numpy_sees_a_tensor_as_its_numbers() -> None:
     array = np.asarray(t)
     assert array.dtype == np.float64 and array.tolist() == [[1.0, 2.0], [3.0, 4.0]]
     assert np.asarray(t, dtype=np.float32).dtype == np.float32
-    assert np.array(t, copy=True) is not t.data
+    assert not np.shares_memory(np.array(t, copy=True), t.data)
+    assert np.shares_memory(np.asarray(t), t.data)
+    with pytest.raises(RuntimeError, match="requires grad"):
+        np.asarray(tg.Tensor([1.0], requires_grad=True))  # NumPy would drop its gradient
 
 
 def test_grad_of_a_0d_tensor_is_an_array_as_its_grad() -> None:
@@ -151,3 +154,18 @@ def test_grad_of_a_0d_tensor_is_an_array_as_its_grad() -> None:
     (x * x).backward()
     assert type(g) is type(x.grad) is np.ndarray
     assert g.shape == x.grad.shape == ()
+
+
+def test_a_grad_set_to_none_by_hand_counts_as_none() -> None:
+    w = tg.Value(2.0)
+    w.grad = None  # type: ignore[assignment]
+    (w * w).backward()
+    assert w.grad == 4.0
+
+
+def test_a_seed_taken_from_a_fresh_gradient_is_a_gradient() -> None:
+    a, x = tg.Value(1.0), tg.Value(1.0)
+    y = x + 1.0
+    y.backward(a.grad)  # a's 0.0 before any backward
+    y.backward(-0.0)
+    assert math.copysign(1.0, x.grad) == 1.0  # 0.0 + -0.0, as PyTorch

@@ -5,11 +5,18 @@ back (into .data) is caught too."""
 
 from __future__ import annotations
 
+import math
+import random
+import sys
+import threading
+
 import numpy as np
 import pytest
 import torch
 
 import topograd as tg
+from topograd.autograd.registry import OPS, OUT, Given
+from topograd.verify.scalar_rules import draw_point
 
 MODIFIED = "modified by an inplace operation"
 
@@ -17,17 +24,19 @@ MODIFIED = "modified by an inplace operation"
 def test_an_optimizer_step_between_forward_and_backward_is_refused_as_in_pytorch() -> None:
     w = tg.Value(2.0, label="w")
     y = w * w
+    y.backward()
     tg.optim.SGD([w], lr=0.1).step()
     with pytest.raises(RuntimeError, match=f"{MODIFIED}: input 1 of mul, Value w, .*SGD.step"):
-        y.backward()
+        y.backward()  # (topograd keeps every graph, as PyTorch's retain_graph=True)
     t = torch.tensor(2.0, requires_grad=True)
     u = t * t
     u.backward(retain_graph=True)
     torch.optim.SGD([t], lr=0.1).step()
     with pytest.raises(RuntimeError, match=MODIFIED):
         u.backward()
+    w.grad = 0.0
     (w * w).backward()  # a new forward reads the new value: fine
-    assert w.grad == 2 * w.data
+    assert w.data == 2.0 - 0.1 * 4.0 and w.grad == 2 * w.data
 
 
 @pytest.mark.parametrize("make", ["SGD", "Adam"])
@@ -40,15 +49,47 @@ def test_tensor_optimizers_write_in_place_and_say_so(make: str) -> None:
         loss.backward()
 
 
-def test_a_training_loop_never_trips_the_check() -> None:
-    model = tg.nn.MLP(2, [4, 1], seed=0)
-    opt = tg.optim.Adam(model.parameters(), lr=0.01)
-    for _ in range(3):
-        opt.zero_grad()
-        out = model([tg.Value(0.5), tg.Value(-1.0)])
-        loss = out[0] * out[0] if isinstance(out, list) else out * out
-        loss.backward()
-        opt.step()
+def test_a_parameter_no_backward_reached_is_neither_moved_nor_written_as_in_pytorch() -> None:
+    w1, w2 = tg.Value(1.0), tg.Value(2.0, label="w2")
+    opt = tg.optim.SGD([w1, w2], lr=0.1, weight_decay=0.5)
+    loss_a, loss_b = w1 * w1, w2 * w2  # two losses made before any step
+    opt.zero_grad()
+    loss_a.backward()
+    opt.step()
+    opt.zero_grad()
+    loss_b.backward()  # w2 was not written: no error, as in PyTorch
+    assert w2.data == 2.0 and w2.grad == 4.0
+    assert w1.data == 1.0 - 0.1 * (2.0 + 0.5 * 1.0)
+    with pytest.raises(RuntimeError, match=MODIFIED):
+        loss_a.backward()  # w1 was
+
+
+def test_training_loops_in_threads_share_the_count_safely() -> None:
+    errors: list[BaseException] = []
+
+    def train(seed: int) -> None:
+        try:
+            model = tg.nn.MLP(2, [3, 1], seed=seed)
+            opt = tg.optim.SGD(model.parameters(), lr=0.01)
+            for _ in range(40):
+                opt.zero_grad()
+                out = model([tg.Value(0.5), tg.Value(-1.0)])
+                (out * out).backward()  # type: ignore[operator]
+                opt.step()
+        except BaseException as error:
+            errors.append(error)
+
+    switch = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)
+    try:
+        threads = [threading.Thread(target=train, args=(k,)) for k in range(6)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+    finally:
+        sys.setswitchinterval(switch)
+    assert errors == []
 
 
 def test_in_place_methods_and_item_assignment_count_as_writes() -> None:
@@ -149,7 +190,95 @@ def test_a_write_into_data_is_seen_only_under_detect_anomaly() -> None:
 def test_a_value_data_write_is_seen_under_detect_anomaly() -> None:
     v = tg.Value(3.0, label="v")
     with tg.detect_anomaly():
-        y = v.exp() * 2.0
+        y = v.log() * 2.0
         v.data = 1.0
-        with pytest.raises(tg.AnomalyError, match=r"input 1 of exp .*3.0 when saved, 1.0 now"):
+        with pytest.raises(tg.AnomalyError, match=r"input 1 of log .*3.0 when saved, 1.0 now"):
             y.backward()
+        z = v.exp() * 2.0  # exp's rule reads its output only: a write to v changes nothing
+        v.data = 2.0
+        z.backward()
+        assert v.grad == 2.0 * math.exp(1.0)
+
+
+def test_an_optimizer_refuses_a_non_leaf_as_pytorch() -> None:
+    x = tg.Value(1.0)
+    with pytest.raises(ValueError, match="non-leaf"):
+        tg.optim.SGD([x * 2.0], lr=0.1)
+    t = tg.Tensor([1.0], requires_grad=True)
+    with pytest.raises(ValueError, match="non-leaf"):
+        tg.optim.Adam([t * 2.0], lr=0.1)
+
+
+def test_writes_through_a_view_are_refused_not_lost() -> None:
+    x = tg.Tensor([1.0, 2.0, 3.0], requires_grad=True)
+    y = x * x
+    z = (y * y).sum()
+    with pytest.raises(RuntimeError, match="view"):
+        y.detach().zero_()
+    with tg.no_grad():
+        v = x[0:2]
+        with pytest.raises(RuntimeError, match="view"):
+            v.zero_()
+    z.backward()
+    assert x.grad.tolist() == [4.0, 32.0, 108.0]
+
+
+def test_an_in_place_write_of_a_value_that_requires_grad_is_refused_not_detached() -> None:
+    x = tg.Tensor([1.0, 2.0], requires_grad=True)
+    out = tg.Tensor(np.zeros(2))
+    with pytest.raises(RuntimeError, match="records no in-place op"):
+        out[0] = x[0] * x[0]
+    with pytest.raises(RuntimeError, match="records no in-place op"):
+        out.add_(x * 2.0)
+    with tg.no_grad():
+        out[0] = x[0] * x[0]  # numbers only: fine
+    assert out.tolist() == [1.0, 0.0]
+
+
+def test_a_write_to_data_no_rule_reads_is_fine_as_in_pytorch() -> None:
+    w = tg.Tensor([1.0, 2.0], requires_grad=True)
+    baseline = tg.Tensor([0.5, 0.5])
+    loss = (w * 3.0 - baseline).sum()  # sub reads neither input at backward
+    baseline.mul_(0.9).add_(0.1)
+    loss.backward()
+    assert w.grad.tolist() == [3.0, 3.0]
+    x = tg.Tensor([1.0, 2.0], requires_grad=True)
+    y = x * 2.0
+    z = (y + 1.0).sum()
+    with tg.no_grad():
+        y.mul_(1.0)  # mul's rule does not read its output, add reads nothing
+    z.backward()
+    assert x.grad.tolist() == [2.0, 2.0]
+
+
+def _replaced(x: object, seed: float) -> object:
+    """Other numbers in the same shape (a number for a number)."""
+    return np.full(np.shape(x), seed) if isinstance(x, (np.ndarray, np.generic)) else seed
+
+
+@pytest.mark.parametrize("name", sorted(n for n, op in OPS.items() if op.saves is not None))
+def test_what_an_op_says_it_saves_is_all_its_rule_reads(name: str) -> None:
+    """The rule gives the same contributions when the data it does not save is replaced: the
+    in-place check may ignore writes to it."""
+    op = OPS[name]
+    rng = np.random.default_rng(0)
+    cases = [
+        (
+            [
+                np.asarray(s.value) if isinstance(s, Given) else rng.uniform(0.5, 2.0, s)
+                for s in case.inputs
+            ],
+            dict(case.params),
+        )
+        for case in op.cases
+    ] or [([float(x) for x in draw_point(op, random.Random(name))], {})]
+    for xs, params in cases:
+        out = op(*xs, **params)
+        grad = _replaced(out, 0.75)
+        needs = {"needs": (True,) * len(xs)} if op.takes_needs else {}
+        expected = op.rule(grad, *xs, out, **params, **needs)
+        other = [x if op.saved(i) else _replaced(x, 0.123) for i, x in enumerate(xs)]
+        other_out = out if op.saved(OUT) else _replaced(out, 0.456)
+        found = op.rule(grad, *other, other_out, **params, **needs)
+        for a, b in zip(found, expected, strict=True):
+            assert (a is None and b is None) or np.array_equal(a, b, equal_nan=True), name

@@ -158,6 +158,19 @@ def _same_kind(function: str, what: str, nodes: Sequence[Any]) -> Kind:
     return _kind(nodes[0], function, what)
 
 
+def gradient(node: Any) -> Any:
+    """``node``'s gradient, or None where no backward has reached it since it was made or
+    zeroed (a Value's 0.0 before any backward counts as none, as PyTorch's None)."""
+    kind = kind_of(node)
+    return node.grad if kind is None else kind.gradient(node)
+
+
+def is_leaf(node: Any) -> bool:
+    """Made by no op: an input, a parameter, a constant (anything that is not a node, too)."""
+    kind = kind_of(node)
+    return kind is None or kind.op(node) is None
+
+
 def zero_grad(nodes: Iterable[Any]) -> None:
     """Forget the gradients of ``nodes``, as each kind does: 0.0 for a Value, None for a
     Tensor (as PyTorch). Anything else with a ``.grad`` gets None."""

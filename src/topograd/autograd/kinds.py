@@ -47,6 +47,8 @@ class Kind(Protocol):
 
     def forget(self, node: Any) -> None: ...  # zero_grad: 0.0 for a Value, None for a Tensor
 
+    def gradient(self, node: Any) -> Any: ...  # .grad, or None where no backward reached it
+
     def seed(self, node: Any, gradient: Any) -> Any: ...  # None: d node / d node
 
     def as_grad(self, node: Any, grad: Any, create_graph: bool) -> Any: ...

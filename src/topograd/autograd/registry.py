@@ -30,6 +30,7 @@ from typing import Any, NamedTuple, TypeVar, overload
 from .kinds import dispatch
 
 VARIADIC = -1  # the arity of an op that takes any number of inputs
+OUT = -1  # in ``saves``: the op's output
 
 Rule = Callable[..., tuple[Any, ...]]
 Interval = tuple[float, float]
@@ -55,7 +56,10 @@ class Difference(NamedTuple):
     any), the result ``what`` ("value", "d/d1" for the first input's gradient, "d2" for second
     derivatives, "" for all) is ``ours`` where PyTorch's is ``theirs``; ``form`` says which
     operands are nodes (x) and which numbers (c), "" for any. ``anywhere``: not only at this
-    point, but wherever the reason holds."""
+    point, but wherever the reason holds, with answers of the example's kinds (nan, ±inf, ±0
+    or finite: ``-0.0`` where PyTorch has ``0.0``), or of any two different kinds where
+    ``any_kind`` (an overflow somewhere inside); ``region``: wherever the first input lies in
+    this interval, whatever the answers (the op is otherwise there by design)."""
 
     point: tuple[float, ...]
     what: str
@@ -65,6 +69,8 @@ class Difference(NamedTuple):
     upstream: float | None = None
     form: str = ""
     anywhere: bool = False
+    any_kind: bool = False
+    region: tuple[float, float] | None = None
 
 
 class Case(NamedTuple):
@@ -93,6 +99,7 @@ class Op:
         "maths",
         "name",
         "rule",
+        "saves",
         "scalar",
         "special",
         "symbol",
@@ -118,6 +125,7 @@ class Op:
         takes_needs: bool = False,
         custom: bool = False,
         differs: tuple[Difference, ...] = (),
+        saves: tuple[int, ...] | None = None,
     ) -> None:
         self.name = name  # the ``.op`` of its results, the method's and the parser's name
         self.rule = rule
@@ -134,6 +142,9 @@ class Op:
         self.takes_needs = takes_needs  # the rule takes ``needs=``: which inputs want one
         self.custom = custom  # made by tg.custom_op
         self.differs = differs  # where it deliberately differs from PyTorch, and why
+        # which data the rule reads at backward (input indices, OUT), as PyTorch saves them:
+        # a write in place to anything else is harmless; None: all inputs and the output
+        self.saves = saves
 
     @overload
     def __call__(self, x: T, /) -> T: ...
@@ -167,6 +178,10 @@ class Op:
         """A function of one number, as the parser and the methods offer it: tanh(x)."""
         return self.arity == 1 and self.scalar is not None and not self.symbol
 
+    def saved(self, position: int) -> bool:
+        """Whether the rule reads input ``position`` (OUT: the output) at backward."""
+        return self.saves is None or position in self.saves
+
     @property
     def written(self) -> str:
         """How formulas and drawings write it: its symbol, or its name."""
@@ -190,6 +205,7 @@ def register(
     arity: int | None = None,
     takes_needs: bool = False,
     differs: Sequence[Difference] = (),
+    saves: tuple[int, ...] | None = None,
 ) -> Callable[[Rule], Op]:
     """Decorate a rule to make it an entry of the registry; the name then holds the ``Op``,
     so later rules can call it: ``cos(x)``. The rule's docstring is the derivative's maths."""
@@ -210,6 +226,7 @@ def register(
             cases=tuple(cases),
             takes_needs=takes_needs,
             differs=tuple(differs),
+            saves=saves,
         )
         add(op)
         return op

@@ -16,7 +16,8 @@ it too, by a checksum each node takes of the data it saved.
 >>> import topograd as tg
 >>> w = tg.Value(2.0, label="w")
 >>> y = w * w
->>> tg.optim.SGD([w], lr=0.1).step()  # (w.grad is 0.0: the step writes w all the same)
+>>> y.backward()
+>>> tg.optim.SGD([w], lr=0.1).step()
 >>> y.backward()
 Traceback (most recent call last):
 ...
@@ -27,6 +28,7 @@ recorded. Run the forward again after the write.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterable
 from typing import Any
 
@@ -35,13 +37,15 @@ from .modes import AnomalyError
 
 
 class Writes:
-    """The count of writes in place topograd has made, and who made the recent ones."""
+    """The count of writes in place topograd has made, and who made the recent ones; for the
+    whole program (a write in one thread is seen by a backward in another), under a lock."""
 
-    __slots__ = ("by", "count")
+    __slots__ = ("by", "count", "lock")
 
     def __init__(self) -> None:
         self.count = 0
         self.by: dict[int, str] = {}  # count -> what wrote then ("SGD.step"), the last few
+        self.lock = threading.Lock()
 
 
 WRITES = Writes()
@@ -51,14 +55,14 @@ _REMEMBERED = 256  # writers remembered for the messages
 def wrote(nodes: Iterable[Any], by: str) -> None:
     """Record that ``by`` (e.g. "SGD.step") has just written the data of ``nodes`` in place:
     a backward through a node recorded before now that needs one of them raises."""
-    WRITES.count += 1
-    WRITES.by[WRITES.count] = by
-    if len(WRITES.by) > _REMEMBERED:
-        del WRITES.by[next(iter(WRITES.by))]
+    with WRITES.lock:
+        count = WRITES.count = WRITES.count + 1
+        WRITES.by[count] = by
+        WRITES.by.pop(count - _REMEMBERED, None)
     for node in nodes:
         kind = kind_of(node)
         if kind is not None:
-            kind.written(node, WRITES.count)
+            kind.written(node, count)
 
 
 def created(stamp: Any) -> int:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from ..autograd.registry import ANY, Difference, register
+from ..autograd.registry import ANY, OUT, Difference, register
 from . import floats
 from .floats import INF, NAN
 from .helpers import is_number
@@ -34,6 +34,7 @@ SOFTPLUS_THRESHOLD = (
     scalar=floats.relu,
     array="relu",
     torch="torch.relu",
+    saves=(OUT,),
     domain=(ANY,),
     special=[((0.0,), 0.0, (0.0,)), ((-0.0,), -0.0, (0.0,)), ((NAN,), NAN, (1.0,))],
 )
@@ -50,6 +51,7 @@ def relu(grad: Any, x: Any, out: Any) -> tuple[Any]:
     scalar=floats.relu_backward,
     array="relu_backward",
     torch="torch.ops.aten.threshold_backward",
+    saves=(1,),
     domain=(ANY, ANY),
     special=[((INF, 0.0), 0.0, (0.0, 0.0)), ((NAN, -1.0), 0.0, (0.0, 0.0))],
 )
@@ -64,6 +66,7 @@ def relu_backward(grad: Any, g: Any, out: Any, result: Any) -> tuple[Any, Any]:
     scalar=floats.leaky_relu,
     array="leaky_relu",
     torch="torch.nn.functional.leaky_relu",
+    saves=(0,),
     domain=(ANY,),
     special=[((0.0,), 0.0, (0.01,)), ((-0.0,), -0.0, (0.01,)), ((NAN,), NAN, (0.01,))],
 )
@@ -78,11 +81,12 @@ def leaky_relu(grad: Any, x: Any, out: Any) -> tuple[Any]:
     scalar=floats.sigmoid,
     array="sigmoid",
     torch="torch.sigmoid",
+    saves=(OUT,),
     domain=(ANY,),
     special=[((0.0,), 0.5, (0.25,)), ((-1000.0,), 0.0, (0.0,)), ((1000.0,), 1.0, (0.0,))],
     differs=[
         # the value, and so its derivatives too
-        Difference((-720.0,), "", 2.0322308024e-313, 0.0, SUBNORMAL_SIGMOID, anywhere=True),
+        Difference((-720.0,), "", 2.0322308024e-313, 0.0, SUBNORMAL_SIGMOID, region=(-INF, -708.0)),
     ],
 )
 def sigmoid(grad: Any, x: Any, out: Any) -> tuple[Any]:
@@ -96,6 +100,7 @@ def sigmoid(grad: Any, x: Any, out: Any) -> tuple[Any]:
     scalar=floats.sigmoid_backward,
     array="sigmoid_backward",
     torch="torch.ops.aten.sigmoid_backward",
+    saves=(0, 1),
     domain=(ANY, (0.01, 0.99)),
 )
 def sigmoid_backward(grad: Any, g: Any, s: Any, out: Any) -> tuple[Any, Any]:
@@ -109,6 +114,7 @@ def sigmoid_backward(grad: Any, g: Any, s: Any, out: Any) -> tuple[Any, Any]:
     scalar=floats.softplus,
     array="softplus",
     torch="torch.nn.functional.softplus",
+    saves=(0,),
     domain=(ANY,),
     special=[
         ((0.0,), math.log(2.0), (0.5,)),
@@ -117,7 +123,7 @@ def sigmoid_backward(grad: Any, g: Any, s: Any, out: Any) -> tuple[Any, Any]:
     ],
     differs=[
         # the value, and so its derivatives too
-        Difference((21.0,), "", 21.000000000758256, 21.0, SOFTPLUS_THRESHOLD, anywhere=True),
+        Difference((21.0,), "", 21.000000000758256, 21.0, SOFTPLUS_THRESHOLD, region=(20.0, INF)),
         Difference(
             (1.0,),
             "d/d1",

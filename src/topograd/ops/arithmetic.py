@@ -26,6 +26,7 @@ from .selection import zeros_like
     array="add",
     symbol="+",
     torch="torch.add",
+    saves=(),
     domain=(ANY, ANY),
 )
 def add(grad: Any, x: Any, y: Any, out: Any) -> tuple[Any, Any]:
@@ -40,6 +41,7 @@ def add(grad: Any, x: Any, y: Any, out: Any) -> tuple[Any, Any]:
     array="subtract",
     symbol="-",
     torch="torch.sub",
+    saves=(),
     domain=(ANY, ANY),
 )
 def sub(grad: Any, x: Any, y: Any, out: Any) -> tuple[Any, Any]:
@@ -54,6 +56,7 @@ def sub(grad: Any, x: Any, y: Any, out: Any) -> tuple[Any, Any]:
     array="multiply",
     symbol="*",
     torch="torch.mul",
+    saves=(0, 1),
     domain=(ANY, ANY),
 )
 def mul(grad: Any, x: Any, y: Any, out: Any) -> tuple[Any, Any]:
@@ -68,6 +71,7 @@ def mul(grad: Any, x: Any, y: Any, out: Any) -> tuple[Any, Any]:
     array="true_divide",
     symbol="/",
     torch="torch.div",
+    saves=(0, 1),
     domain=(ANY, AWAY_FROM_ZERO),
     special=[
         ((1.0, 0.0), INF, (INF, -INF)),
@@ -86,6 +90,7 @@ def mul(grad: Any, x: Any, y: Any, out: Any) -> tuple[Any, Any]:
             "other quotients round twice; topograd divides",
             form="cx",
             anywhere=True,
+            any_kind=True,
         )
     ],
 )
@@ -108,6 +113,7 @@ def neg(grad: Any, x: Any, out: Any) -> tuple[Any]:
     scalar=floats.sign,
     array="sign",
     torch="torch.sign",
+    saves=(),
     domain=(AWAY_FROM_ZERO,),
     special=[((0.0,), 0.0, (0.0,)), ((NAN,), 0.0, (0.0,))],
 )
@@ -122,6 +128,7 @@ def sign(grad: Any, x: Any, out: Any) -> tuple[Any]:
     scalar=abs,
     array="absolute",
     torch="torch.abs",
+    saves=(0,),
     domain=(AWAY_FROM_ZERO,),
     special=[((0.0,), 0.0, (0.0,)), ((-0.0,), 0.0, (0.0,)), ((NAN,), NAN, (0.0,))],
 )

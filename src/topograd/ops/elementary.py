@@ -14,7 +14,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from ..autograd.registry import ANY, POSITIVE, register
+from ..autograd.registry import ANY, OUT, POSITIVE, Difference, register
 from . import floats
 from .arithmetic import div
 from .floats import INF, NAN
@@ -22,6 +22,12 @@ from .helpers import data, is_number
 from .selection import where, zeros_like
 
 TWO_OVER_SQRT_PI = 2.0 / math.sqrt(math.pi)
+HALF_POWERS = (
+    "at a base of -0.0 or -inf, PyTorch takes x ** 0.5 as √x and x ** -0.5 as 1/√x where the "
+    "exponent is a number (and x ** 1.5's derivative through x ** 0.5), so (-0.0) ** 0.5 is "
+    "-0.0 and (-inf) ** 0.5 nan, but C's pow where the exponent is a tensor (+0.0, +inf); "
+    "topograd's Values take C's pow in every form, its Tensors NumPy's (√x for a number)"
+)
 
 
 @register(
@@ -31,6 +37,7 @@ TWO_OVER_SQRT_PI = 2.0 / math.sqrt(math.pi)
     array="power",
     symbol="**",
     torch="torch.pow",
+    saves=(0, 1, OUT),
     domain=(POSITIVE, ANY),
     special=[
         ((0.0, 0.0), 1.0, (0.0, 0.0)),
@@ -43,6 +50,17 @@ TWO_OVER_SQRT_PI = 2.0 / math.sqrt(math.pi)
         ((-8.0, 1 / 3), NAN, (NAN, NAN)),
         ((-0.0, -1.0), -INF, (-INF, INF)),
         ((10.0, 400.0), INF, (INF, INF)),
+    ],
+    differs=[
+        Difference(point, "", ours, theirs, HALF_POWERS, any_kind=True)
+        for point, ours, theirs in [
+            ((-0.0, 0.5), 0.0, -0.0),
+            ((-INF, 0.5), INF, NAN),
+            ((-0.0, -0.5), INF, -INF),
+            ((-INF, -0.5), 0.0, NAN),
+            ((-0.0, 1.5), 0.0, -0.0),
+            ((-INF, 1.5), INF, NAN),
+        ]
     ],
 )
 def power(grad: Any, x: Any, y: Any, out: Any) -> tuple[Any, Any]:
@@ -66,6 +84,7 @@ def power(grad: Any, x: Any, y: Any, out: Any) -> tuple[Any, Any]:
     scalar=floats.exp,
     array="exp",
     torch="torch.exp",
+    saves=(OUT,),
     domain=(ANY,),
     special=[((1000.0,), INF, (INF,)), ((-1000.0,), 0.0, (0.0,))],
 )
@@ -80,6 +99,7 @@ def exp(grad: Any, x: Any, out: Any) -> tuple[Any]:
     scalar=floats.log,
     array="log",
     torch="torch.log",
+    saves=(0,),
     domain=(POSITIVE,),
     special=[((0.0,), -INF, (INF,)), ((-1.0,), NAN, (-1.0,))],
 )
@@ -94,6 +114,7 @@ def log(grad: Any, x: Any, out: Any) -> tuple[Any]:
     scalar=floats.sqrt,
     array="sqrt",
     torch="torch.sqrt",
+    saves=(OUT,),
     domain=(POSITIVE,),
     special=[((0.0,), 0.0, (INF,)), ((-1.0,), NAN, (NAN,))],
 )
@@ -108,6 +129,7 @@ def sqrt(grad: Any, x: Any, out: Any) -> tuple[Any]:
     scalar=floats.sin,
     array="sin",
     torch="torch.sin",
+    saves=(0,),
     domain=(ANY,),
     special=[((INF,), NAN, (NAN,))],
 )
@@ -122,6 +144,7 @@ def sin(grad: Any, x: Any, out: Any) -> tuple[Any]:
     scalar=floats.cos,
     array="cos",
     torch="torch.cos",
+    saves=(0,),
     domain=(ANY,),
     special=[((-INF,), NAN, (NAN,))],
 )
@@ -136,6 +159,7 @@ def cos(grad: Any, x: Any, out: Any) -> tuple[Any]:
     scalar=floats.tan,
     array="tan",
     torch="torch.tan",
+    saves=(OUT,),
     domain=((-1.2, 1.2),),
     special=[((0.0,), 0.0, (1.0,)), ((INF,), NAN, (NAN,))],
 )
@@ -150,6 +174,7 @@ def tan(grad: Any, x: Any, out: Any) -> tuple[Any]:
     scalar=floats.sinh,
     array="sinh",
     torch="torch.sinh",
+    saves=(0,),
     domain=(ANY,),
     special=[((0.0,), 0.0, (1.0,)), ((1000.0,), INF, (INF,)), ((-1000.0,), -INF, (INF,))],
 )
@@ -164,6 +189,7 @@ def sinh(grad: Any, x: Any, out: Any) -> tuple[Any]:
     scalar=floats.cosh,
     array="cosh",
     torch="torch.cosh",
+    saves=(0,),
     domain=(ANY,),
     special=[((0.0,), 1.0, (0.0,)), ((1000.0,), INF, (INF,))],
 )
@@ -178,6 +204,7 @@ def cosh(grad: Any, x: Any, out: Any) -> tuple[Any]:
     scalar=math.tanh,
     array="tanh",
     torch="torch.tanh",
+    saves=(OUT,),
     domain=(ANY,),
     special=[((0.0,), 0.0, (1.0,)), ((20.0,), 1.0, (0.0,)), ((1000.0,), 1.0, (0.0,))],
 )
@@ -192,6 +219,7 @@ def tanh(grad: Any, x: Any, out: Any) -> tuple[Any]:
     scalar=math.asinh,
     array="arcsinh",
     torch="torch.asinh",
+    saves=(0,),
     domain=(ANY,),
     special=[((0.0,), 0.0, (1.0,)), ((INF,), INF, (0.0,))],
 )
@@ -206,6 +234,7 @@ def asinh(grad: Any, x: Any, out: Any) -> tuple[Any]:
     scalar=math.atan,
     array="arctan",
     torch="torch.atan",
+    saves=(0,),
     domain=(ANY,),
     special=[((0.0,), 0.0, (1.0,)), ((INF,), math.pi / 2, (0.0,))],
 )
@@ -220,6 +249,7 @@ def atan(grad: Any, x: Any, out: Any) -> tuple[Any]:
     scalar=floats.log1p,
     array="log1p",
     torch="torch.log1p",
+    saves=(0,),
     domain=((-0.9, 3.0),),
     special=[((-1.0,), -INF, (INF,)), ((-2.0,), NAN, (-1.0,)), ((0.0,), 0.0, (1.0,))],
 )
@@ -234,6 +264,7 @@ def log1p(grad: Any, x: Any, out: Any) -> tuple[Any]:
     scalar=floats.expm1,
     array="expm1",
     torch="torch.expm1",
+    saves=(OUT,),
     domain=(ANY,),
     special=[((0.0,), 0.0, (1.0,)), ((1000.0,), INF, (INF,)), ((-1000.0,), -1.0, (0.0,))],
 )
@@ -248,6 +279,7 @@ def expm1(grad: Any, x: Any, out: Any) -> tuple[Any]:
     scalar=math.erf,
     array="erf",
     torch="torch.erf",
+    saves=(0,),
     domain=(ANY,),
     special=[((0.0,), 0.0, (TWO_OVER_SQRT_PI,)), ((30.0,), 1.0, (0.0,)), ((-30.0,), -1.0, (0.0,))],
 )

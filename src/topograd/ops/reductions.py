@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..autograd.registry import ANY, VARIADIC, Case, register
+from ..autograd.registry import ANY, OUT, VARIADIC, Case, register
 from . import floats
 from .helpers import data, shape_of
 from .shapes import broadcast_to
@@ -46,6 +46,7 @@ def expand(grad: Any, x: Any, axis: Any, keepdims: bool) -> Any:
     scalar=floats.total,
     array="total",
     torch="torch.sum",
+    saves=(),
     arity=VARIADIC,
     domain=(ANY, ANY, ANY),
     cases=_AXES,
@@ -60,6 +61,7 @@ def total(grad: Any, *args: Any, axis: Any = None, keepdims: bool = False) -> tu
     "the mean of the elements (along axis)",
     array="mean",
     torch="torch.mean",
+    saves=(),
     arity=1,
     domain=(ANY,),
     cases=_AXES,
@@ -75,6 +77,7 @@ def mean(grad: Any, x: Any, out: Any, *, axis: Any = None, keepdims: bool = Fals
     "the largest element (along axis)",
     array="max",
     torch="torch.amax",
+    saves=(0, OUT),
     arity=1,
     domain=(ANY,),
     cases=(*_AXES, Case(((3, 3),), {"axis": 0, "keepdims": False})),

@@ -23,8 +23,10 @@ from .helpers import data
     scalar=floats.choose,
     array="where",
     torch="torch.where",
+    saves=(0,),
     arity=3,
     domain=(ANY, ANY, ANY),
+    special=[((0.0, 1.0, 2.0), 2.0, (0.0, 0.0, 1.0))],  # a Value's condition 0: does not hold
     cases=(
         Case((Given([[True, False, True], [False, False, True]]), (2, 3), (2, 3))),
         Case((Given([True, False, True]), (2, 3), (1,))),

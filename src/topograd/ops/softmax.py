@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..autograd.registry import ANY, Case, Difference, Given, register
+from ..autograd.registry import ANY, OUT, Case, Difference, Given, register
 from .elementary import exp
 from .helpers import SUM_OF_ZEROS, data, shape_of
 from .selection import where
@@ -25,10 +25,11 @@ _AXIS = (Case(((3, 4),), {"axis": -1}), Case(((3, 4),), {"axis": 0}))
     "e^x / Σ e^x along axis",
     array="softmax",
     torch="torch.softmax",
+    saves=(OUT,),
     arity=1,
     domain=(ANY,),
     cases=_AXIS,
-    differs=[Difference((), "d/d1", -0.0, 0.0, SUM_OF_ZEROS, upstream=-0.0, anywhere=True)],
+    differs=[Difference((), "", -0.0, 0.0, SUM_OF_ZEROS, anywhere=True)],
 )
 def softmax(grad: Any, x: Any, out: Any, *, axis: int) -> tuple[Any]:
     """out (grad - Σ grad out): the Jacobian diag(out) - out outᵀ, applied"""
@@ -40,13 +41,13 @@ def softmax(grad: Any, x: Any, out: Any, *, axis: int) -> tuple[Any]:
     "x - log Σ e^x along axis",
     array="log_softmax",
     torch="torch.log_softmax",
+    saves=(OUT,),
     arity=1,
     domain=(ANY,),
     cases=_AXIS,
     differs=[
-        Difference((), "d/d1", -0.0, 0.0, SUM_OF_ZEROS, upstream=-0.0, anywhere=True),
-        Difference((), "d2", -0.0, 0.0, SUM_OF_ZEROS, upstream=0.0, anywhere=True),
-        Difference((), "d2", -0.0, 0.0, SUM_OF_ZEROS, upstream=-0.0, anywhere=True),
+        Difference((), "", -0.0, 0.0, SUM_OF_ZEROS, anywhere=True),
+        Difference((), "", 0.0, -0.0, SUM_OF_ZEROS, anywhere=True),
     ],
 )
 def log_softmax(grad: Any, x: Any, out: Any, *, axis: int) -> tuple[Any]:
@@ -59,6 +60,7 @@ def log_softmax(grad: Any, x: Any, out: Any, *, axis: int) -> tuple[Any]:
     "rows of False with True at each class index",
     array="one_hot",
     torch="torch.nn.functional.one_hot",
+    saves=(),
     arity=1,
     domain=(ANY,),
     cases=(Case((Given([1, 0, 3]),), {"classes": 4}),),
@@ -73,12 +75,13 @@ def one_hot(grad: Any, targets: Any, out: Any, *, classes: int) -> tuple[Any]:
     "mean over rows of -log softmax(z)[t]",
     array="cross_entropy",
     torch="torch.nn.functional.cross_entropy",
+    saves=(0, 1),
     arity=2,
     domain=(ANY, ANY),
     cases=(Case(((3, 4), Given([1, 0, 3]))),),
     differs=[
-        Difference((), "d2", -0.0, 0.0, SUM_OF_ZEROS, upstream=0.0, anywhere=True),
-        Difference((), "d2", -0.0, 0.0, SUM_OF_ZEROS, upstream=-0.0, anywhere=True),
+        Difference((), "", -0.0, 0.0, SUM_OF_ZEROS, anywhere=True),
+        Difference((), "", 0.0, -0.0, SUM_OF_ZEROS, anywhere=True),
     ],
 )
 def cross_entropy(grad: Any, z: Any, targets: Any, out: Any) -> tuple[Any, Any]:

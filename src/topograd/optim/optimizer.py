@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any, Protocol
 
-from ..autograd.engine import zero_grad
+from ..autograd.engine import gradient, is_leaf, zero_grad
 from ..autograd.versions import wrote
 
 
@@ -36,6 +36,12 @@ class Optimizer:
         self.params = list(params)
         if not self.params:
             raise ValueError("an optimizer needs at least one parameter")
+        made = next((p for p in self.params if not is_leaf(p)), None)
+        if made is not None:
+            raise ValueError(
+                f"can't optimize a non-leaf: {type(made).__name__} made by "
+                f"{getattr(made, 'op', '?')!r} (optimize the leaves it was made from)"
+            )
         if lr < 0:
             raise ValueError(f"the learning rate must be >= 0, got {lr}")
         if weight_decay < 0:
@@ -54,9 +60,10 @@ class Optimizer:
         decay = self.weight_decay
         moved = []
         for p, state in zip(self.params, self.state):
-            if p.grad is None:
+            grad = gradient(p)
+            if grad is None:  # no backward reached it since zero_grad: left as it is
                 continue
-            self.update(p, p.grad + decay * p.data if decay else p.grad, state)
+            self.update(p, grad + decay * p.data if decay else grad, state)
             moved.append(p)
         wrote(moved, f"{type(self).__name__}.step")
 

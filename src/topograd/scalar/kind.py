@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from typing import Any, cast
 
 from ..autograd.kinds import register_kind
-from ..autograd.registry import Op
+from ..autograd.registry import OUT, Op
 from ..autograd.versions import WRITES, changed, created, modified, restamp, written
 from .value import (
     NO_GRADIENT,
@@ -117,7 +117,12 @@ class ScalarKind:
 
     def accumulate(self, node: Value, grad: Any) -> None:
         # the first gradient replaces NO_GRADIENT (a first -0.0 keeps its sign); later ones add
-        node.grad = grad if node.grad is NO_GRADIENT else node.grad + grad
+        # (a .grad set to None by hand counts as none too)
+        old = node.grad
+        node.grad = grad if old is NO_GRADIENT or old is None else old + grad
+
+    def gradient(self, node: Value) -> Any:
+        return None if node.grad is NO_GRADIENT else node.grad
 
     def forget(self, node: Value) -> None:
         node.grad = NO_GRADIENT
@@ -127,7 +132,8 @@ class ScalarKind:
             return 1.0
         if type(gradient) is not float and not is_real(gradient):
             raise TypeError(f"backward() takes a real number as grad, got {describe(gradient)}")
-        return float(gradient)
+        seed = float(gradient)
+        return 0.0 if seed is NO_GRADIENT else seed  # a seed is a gradient, never "none yet"
 
     def as_grad(self, node: Value, grad: Any, create_graph: bool) -> Any:
         if grad is None:
@@ -153,13 +159,14 @@ class ScalarKind:
         """Refuse a node whose data, or an input's, was written in place after it was made."""
         count = WRITES.count
         for node in [n for n in order if n._stamp != count]:  # (in a training loop: none)
-            if node._op.arity:
+            op = node._op
+            if op.arity:
                 made = created(node._stamp)
                 for i, x in enumerate(operands_of(node)):
-                    if isinstance(x, Value) and written(x._stamp) > made:
-                        raise modified(node._op.name, i, _named(x), x._stamp)
-                if written(node._stamp) > made:
-                    raise modified(node._op.name, -1, _named(node), node._stamp)
+                    if isinstance(x, Value) and written(x._stamp) > made and op.saved(i):
+                        raise modified(op.name, i, _named(x), x._stamp)
+                if written(node._stamp) > made and op.saved(OUT):
+                    raise modified(op.name, OUT, _named(node), node._stamp)
 
     def check_saved(self, node: Value) -> None:
         """Anomaly mode: refuse a node whose saved numbers changed behind topograd's back."""
@@ -168,8 +175,8 @@ class ScalarKind:
             return
         where, saved = found
         for i, (now, then) in enumerate(zip(saved_data(node), saved)):
-            if not (now == then or (now != now and then != then)):
-                position = -1 if i == len(saved) - 1 else i
+            position = OUT if i == len(saved) - 1 else i
+            if not (now == then or (now != now and then != then)) and node._op.saved(position):
                 what = f"{then!r} when saved, {now!r} now"
                 raise changed(node._op.name, position, what, where)
 

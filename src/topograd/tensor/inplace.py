@@ -47,7 +47,18 @@ class InPlace:
     def is_leaf(self) -> bool:
         raise NotImplementedError  # the Tensor's
 
-    def _allowed(self, name: str) -> None:
+    def _allowed(self, name: str, value: Any = None) -> None:
+        if not self.data.flags.owndata:
+            raise RuntimeError(
+                f"{name}: this Tensor's numbers are a view of another's (a reshape, a slice, "
+                "detach()); topograd cannot count a write through a view: write into the "
+                "Tensor it came from, or into a copy"
+            )
+        if grad_mode.record and getattr(value, "requires_grad", False):
+            raise RuntimeError(
+                f"{name}: the value requires grad, and topograd records no in-place op; make "
+                "the result with ops instead (tg.where, tg.stack, +)"
+            )
         if not (grad_mode.record and self.requires_grad):
             return
         if self.is_leaf:
@@ -60,8 +71,8 @@ class InPlace:
             "tg.no_grad(), or use the op that makes a new Tensor"
         )
 
-    def _write(self, name: str, value: Any, index: Any = Ellipsis) -> Self:
-        self._allowed(name)
+    def _write(self, name: str, value: Any, index: Any = Ellipsis, given: Any = None) -> Self:
+        self._allowed(name, given)
         with np.errstate(all="ignore"):
             self.data[index] = value
         wrote([self], f"Tensor.{name}")
@@ -70,25 +81,27 @@ class InPlace:
     def __setitem__(self, index: Any, value: Any) -> None:
         """``t[index] = value``: item assignment, NumPy's indexing (a Tensor index too)."""
         index = tuple(map(_index, index)) if isinstance(index, tuple) else _index(index)
-        self._write("__setitem__", _numbers(value), index)
+        self._write("__setitem__", _numbers(value), index, value)
 
     def zero_(self) -> Self:
         return self._write("zero_", 0.0)
 
     def fill_(self, value: Any) -> Self:
-        return self._write("fill_", _numbers(value))
+        return self._write("fill_", _numbers(value), given=value)
 
     def copy_(self, source: Any) -> Self:
-        return self._write("copy_", _numbers(source))
+        return self._write("copy_", _numbers(source), given=source)
 
     def add_(self, other: Any, alpha: float = 1.0) -> Self:
-        return self._write("add_", self.data + alpha * np.asarray(_numbers(other)))
+        new = self.data + alpha * np.asarray(_numbers(other))
+        return self._write("add_", new, given=other)
 
     def sub_(self, other: Any, alpha: float = 1.0) -> Self:
-        return self._write("sub_", self.data - alpha * np.asarray(_numbers(other)))
+        new = self.data - alpha * np.asarray(_numbers(other))
+        return self._write("sub_", new, given=other)
 
     def mul_(self, other: Any) -> Self:
-        return self._write("mul_", self.data * _numbers(other))
+        return self._write("mul_", self.data * _numbers(other), given=other)
 
     def div_(self, other: Any) -> Self:
-        return self._write("div_", self.data / _numbers(other))
+        return self._write("div_", self.data / _numbers(other), given=other)

@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 
 from ..autograd.kinds import register_kind
-from ..autograd.registry import Op
+from ..autograd.registry import OUT, Op
 from ..autograd.versions import WRITES, changed, created, modified, restamp, written
 from .broadcast import unbroadcast
 from .tensor import NUMBERS, Array, Tensor, apply, checksums, constant
@@ -92,6 +92,9 @@ class TensorKind:
     def forget(self, node: Tensor) -> None:
         node.grad = None
 
+    def gradient(self, node: Tensor) -> Any:
+        return node.grad
+
     def seed(self, node: Tensor, gradient: Any) -> Array:
         if gradient is None and node.data.size != 1:
             raise RuntimeError("grad can be implicitly created only for scalar outputs")
@@ -129,13 +132,14 @@ class TensorKind:
         """Refuse a node whose data, or an input's, was written in place after it was made."""
         count = WRITES.count
         for node in [n for n in order if n._stamp != count]:
-            if node._op is not None:
+            op = node._op
+            if op is not None:
                 made = created(node._stamp)
                 for i, x in enumerate(node._inputs):
-                    if isinstance(x, Tensor) and written(x._stamp) > made:
-                        raise modified(node._op.name, i, _named(x), x._stamp)
-                if written(node._stamp) > made:
-                    raise modified(node._op.name, -1, _named(node), node._stamp)
+                    if isinstance(x, Tensor) and written(x._stamp) > made and op.saved(i):
+                        raise modified(op.name, i, _named(x), x._stamp)
+                if written(node._stamp) > made and op.saved(OUT):
+                    raise modified(op.name, OUT, _named(node), node._stamp)
 
     def check_saved(self, node: Tensor) -> None:
         """Anomaly mode: refuse a node whose saved arrays changed behind topograd's back."""
@@ -144,8 +148,8 @@ class TensorKind:
             return
         where, saved = found
         for i, (now, then) in enumerate(zip(checksums(node), saved)):
-            if now != then:
-                position = -1 if i == len(saved) - 1 else i
+            position = OUT if i == len(saved) - 1 else i
+            if now != then and node._op.saved(position):
                 shown = node if position < 0 else node._inputs[position]
                 raise changed(node._op.name, position, _named(shown), where)  # type: ignore[arg-type]
 

@@ -147,8 +147,9 @@ class Tensor(InPlace, Methods):
         return self.item()
 
     def detach(self) -> Tensor:
-        """The same numbers, cut from the graph (sharing the array, as PyTorch)."""
-        return constant(self.data)
+        """The same numbers, cut from the graph (sharing the memory, as PyTorch, through a view:
+        an in-place write through it is refused, since it would change this Tensor too)."""
+        return constant(self.data.view())
 
     def retain_grad(self) -> None:
         """Keep ``.grad`` on this intermediate after a backward."""
@@ -163,7 +164,16 @@ class Tensor(InPlace, Methods):
         return self.data.tolist()
 
     def __array__(self, dtype: Any = None, copy: bool | None = None) -> Array:
-        """The numbers, for NumPy: ``np.asarray(t)`` is ``t.data`` (a copy if asked)."""
+        """The numbers, for NumPy: ``np.asarray(t)`` is ``t.data`` (a copy if asked). Refused,
+        as PyTorch refuses it, for a Tensor that requires grad: a NumPy function of it would
+        drop its gradient without a word (take ``t.detach()``, or use topograd's ops)."""
+        if self.requires_grad:
+            raise RuntimeError(
+                "Can't convert a Tensor that requires grad to a NumPy array: NumPy would drop "
+                "its gradient. Use tensor.detach() (or tensor.data), or topograd's ops."
+            )
+        if copy is False and dtype is not None and np.dtype(dtype) != self.data.dtype:
+            raise ValueError("a Tensor of another dtype needs a copy (copy=False refuses it)")
         array = self.data if dtype is None else self.data.astype(dtype, copy=False)
         return array.copy() if copy else array
 

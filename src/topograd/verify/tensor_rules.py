@@ -153,7 +153,10 @@ def _special_failure(op: Op, xs: tuple[Any, ...], value: Any, partials: tuple[An
     try:
         out = _forward(op, arrays, {})
         given = _rule(op, np.ones_like(out), arrays, out, {})
-        given = [unbroadcast(np.asarray(g), a.shape) for g, a in zip(given, arrays)]
+        given = [  # an input that gets nothing (None) gets zeros
+            np.zeros(a.shape) if g is None else unbroadcast(np.asarray(g), a.shape)
+            for g, a in zip(given, arrays)
+        ]
     except RAISED as error:
         return f"at {xs}: raised {error!r}"
     ok = _all_same(out, value) and all(_all_same(g, p) for g, p in zip(given, partials))
