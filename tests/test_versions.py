@@ -282,3 +282,15 @@ def test_what_an_op_says_it_saves_is_all_its_rule_reads(name: str) -> None:
         found = op.rule(grad, *other, other_out, **params, **needs)
         for a, b in zip(found, expected, strict=True):
             assert (a is None and b is None) or np.array_equal(a, b, equal_nan=True), name
+
+
+def test_grad_runs_and_checks_only_the_rules_on_the_way_to_its_inputs() -> None:
+    x = tg.Tensor([1.0, 2.0], requires_grad=True)
+    y = x.exp()
+    with tg.no_grad():
+        y.mul_(2.0)  # exp's output, which exp's rule reads: only a backward through exp cares
+    z = (y * 3.0).sum()
+    (dz_dy,) = tg.grad(z, [y])  # as torch.autograd.grad: exp's rule is not needed, nor run
+    assert dz_dy.tolist() == [3.0, 3.0]
+    with pytest.raises(RuntimeError, match="the output of exp"):
+        tg.grad(z, [x])

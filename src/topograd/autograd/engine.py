@@ -117,8 +117,11 @@ def _walk(
         pending[root] = pending[root] + seed if root in pending else seed
     get, pop = pending.get, pending.pop  # (bound once: this loop runs once per edge)
     order = topological_order(roots)
+    runs = None
+    if capture:  # grad(): only the rules on a path to an input asked for run
+        order, runs = _leading_to(order, capture, inputs)
     if WRITES.count:  # something was written in place: is any of it needed here?
-        kind.check_versions(order)
+        kind.check_versions(order if runs is None else [n for n in order if n in runs])
     for node in reversed(order):
         grad = pop(node, None)
         if grad is None:  # every path here got nothing (a condition): nothing to pass on
@@ -127,6 +130,8 @@ def _walk(
             accumulate(node, grad)
         elif node in capture:
             capture[node] = grad
+        if runs is not None and node not in runs:
+            continue
         parents = inputs(node)
         if not parents:
             if observer is not None:
@@ -141,6 +146,23 @@ def _walk(
             total = get(parent)
             # a new sum, never in place: a contribution may be shared with another input
             pending[parent] = contribution if total is None else total + contribution
+
+
+def _leading_to(
+    order: list[Any], targets: dict[Any, Any], inputs: Callable[[Any], Sequence[Any]]
+) -> tuple[list[Any], set[Any]]:
+    """The nodes of ``order`` (inputs first) from which a target is reached, and among them
+    those whose rule passes something on to a target: as PyTorch's engine, ``grad`` runs no
+    rule whose result no input asked for needs."""
+    reaching: set[Any] = set()  # the targets, and the nodes a target is reached from
+    runs: set[Any] = set()
+    for node in order:
+        if any(p in reaching for p in inputs(node)):
+            reaching.add(node)
+            runs.add(node)
+        elif node in targets:
+            reaching.add(node)
+    return [node for node in order if node in reaching], runs
 
 
 def _both(first: Observer, second: Observer) -> Observer:
