@@ -174,7 +174,10 @@ class ScalarKind:
         if found is None:
             return
         where, saved = found
-        for i, (now, then) in enumerate(zip(saved_data(node), saved)):
+        numbers = saved_data(node)
+        if numbers == saved:  # (the same float objects, nan included, while nothing changed)
+            return
+        for i, (now, then) in enumerate(zip(numbers, saved)):
             position = OUT if i == len(saved) - 1 else i
             if not (now == then or (now != now and then != then)) and node._op.saved(position):
                 what = f"{then!r} when saved, {now!r} now"

@@ -298,4 +298,4 @@ def operands_of(node: Value) -> tuple[Any, ...]:
 def saved_data(node: Value) -> tuple[float, ...]:
     """The numbers ``node``'s rule will read: its operands' and its own (anomaly mode keeps
     them, to notice a write into ``.data`` between the forward and the backward)."""
-    return (*[o.data if isinstance(o, Value) else o for o in operands_of(node)], node.data)
+    return (*[getattr(o, "data", o) for o in operands_of(node)], node.data)
