@@ -368,9 +368,13 @@ def documents(d: Difference, result: Result) -> bool:
         return False
     if d.form and not result.case.endswith(f"[{d.form}]"):
         return False
-    if d.region is not None:
-        return bool(result.point) and d.region[0] < result.point[0] < d.region[1]
     ours, theirs = kind_of_number(result.ours), kind_of_number(result.theirs)
+    if d.region is not None:  # there: another kind, or within 1e-8 (a wrong rule is not)
+        inside = bool(result.point) and d.region[0] < result.point[0] < d.region[1]
+        near = abs(result.ours - result.theirs) <= 1e-8 * max(
+            1.0, abs(result.ours), abs(result.theirs)
+        )
+        return inside and (ours != theirs or near)
     if d.any_kind:
         if ours == theirs:
             return False

@@ -294,3 +294,29 @@ def test_grad_runs_and_checks_only_the_rules_on_the_way_to_its_inputs() -> None:
     assert dz_dy.tolist() == [3.0, 3.0]
     with pytest.raises(RuntimeError, match="the output of exp"):
         tg.grad(z, [x])
+
+
+def test_a_write_to_the_tensor_a_view_was_taken_from_is_refused_as_pytorch() -> None:
+    x = tg.Tensor([[1.0, 2.0]], requires_grad=True)
+    w = tg.Tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True)
+    loss = (x @ w.T).sum()  # w.T is a view of w's numbers
+    loss.backward()
+    tg.optim.SGD([w], lr=1.0).step()
+    with pytest.raises(RuntimeError, match="input 1 of transpose"):
+        loss.backward()
+    y = tg.Tensor([1.0, 2.0, 3.0, 4.0], requires_grad=True)
+    v = y[1:]
+    loss = (v * v).sum()
+    with tg.no_grad():
+        y.mul_(10.0)
+    with pytest.raises(RuntimeError, match="input 1 of getitem"):
+        loss.backward()
+
+
+def test_a_value_is_no_value_for_an_in_place_write_and_numpy_refuses_what_needs_a_grad() -> None:
+    t = tg.Tensor([0.0, 0.0])
+    with pytest.raises(RuntimeError, match="records no in-place op"):
+        t[0] = tg.Value(2.0) * 3.0
+    with pytest.raises(RuntimeError, match="requires grad"):
+        tg.Tensor([1.0], requires_grad=True).numpy()
+    assert tg.Tensor([1.0], requires_grad=True).detach().numpy().tolist() == [1.0]

@@ -20,7 +20,7 @@ from .helpers import shape_of
     "x with another shape",
     array="reshape",
     torch="torch.reshape",
-    saves=(),
+    saves=(0,),  # a view of its input: a write to the input shows through
     arity=1,
     domain=(ANY,),
     cases=(Case(((2, 3),), {"shape": (3, 2)}), Case(((2, 3),), {"shape": (6,)})),
@@ -35,7 +35,7 @@ def reshape(grad: Any, x: Any, out: Any, *, shape: tuple[int, ...]) -> tuple[Any
     "x with its axes permuted",
     array="transpose",
     torch="torch.permute",
-    saves=(),
+    saves=(0,),  # a view of its input: a write to the input shows through
     arity=1,
     domain=(ANY,),
     cases=(Case(((2, 3, 4),), {"axes": (2, 0, 1)}),),
@@ -51,7 +51,7 @@ def transpose(grad: Any, x: Any, out: Any, *, axes: tuple[int, ...]) -> tuple[An
     "x repeated along new or unit axes",
     array="broadcast_to",
     torch="torch.broadcast_to",
-    saves=(),
+    saves=(0,),  # a view of its input: a write to the input shows through
     arity=1,
     domain=(ANY,),
     cases=(Case(((3, 1),), {"shape": (2, 3, 4)}),),
@@ -66,7 +66,7 @@ def broadcast_to(grad: Any, x: Any, out: Any, *, shape: tuple[int, ...]) -> tupl
     "x[index]",
     array="getitem",
     torch="torch.Tensor.__getitem__",
-    saves=(),
+    saves=(0,),  # a view of its input: a write to the input shows through
     arity=1,
     domain=(ANY,),
     cases=(

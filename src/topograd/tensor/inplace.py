@@ -54,7 +54,8 @@ class InPlace:
                 "detach()); topograd cannot count a write through a view: write into the "
                 "Tensor it came from, or into a copy"
             )
-        if grad_mode.record and getattr(value, "requires_grad", False):
+        node = kind_of(value) is not None and getattr(value, "requires_grad", True)
+        if grad_mode.record and node:  # (a Value is a node that wants a gradient)
             raise RuntimeError(
                 f"{name}: the value requires grad, and topograd records no in-place op; make "
                 "the result with ops instead (tg.where, tg.stack, +)"

@@ -158,7 +158,9 @@ class Tensor(InPlace, Methods):
         self._retain = True
 
     def numpy(self) -> Array:
-        return self.data
+        """The numbers, sharing memory; refused for a Tensor that requires grad (as PyTorch's):
+        take ``t.detach().numpy()`` or ``t.data``."""
+        return self.__array__()
 
     def tolist(self) -> Any:
         return self.data.tolist()
