@@ -59,7 +59,8 @@ class Difference(NamedTuple):
     point, but wherever the reason holds, with answers of the example's kinds (nan, ±inf, ±0
     or finite: ``-0.0`` where PyTorch has ``0.0``), or of any two different kinds where
     ``any_kind`` (an overflow somewhere inside); ``region``: wherever the first input lies in
-    this interval, whatever the answers (the op is otherwise there by design)."""
+    this interval, where the op is otherwise by design (answers of another kind, or within
+    1e-8 of PyTorch's)."""
 
     point: tuple[float, ...]
     what: str

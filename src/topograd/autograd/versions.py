@@ -4,7 +4,7 @@ A rule reads its node's inputs (and output) when backward runs, not when the nod
 ``y = (x * x).sum()``, then an optimizer step on ``x``, then ``y.backward()`` would silently
 differentiate the new ``x``. PyTorch keeps a version counter per tensor and raises. topograd
 keeps one count of the writes in place it makes (optimizer steps, in-place methods, item
-assignment, ``Module.load``), for the whole program: each node notes the count when it is
+assignment, ``load_state_dict``), for the whole program: each node notes the count when it is
 made (its *stamp*), a write stamps what it wrote with the new count, and backward refuses a
 node that has an input stamped later than itself. A training loop pays one comparison per node:
 its nodes all carry the latest count.
