@@ -15,18 +15,30 @@ SOURCE = Path(__file__).resolve().parent.parent / "src" / "topograd"
 
 # What each layer (a subpackage) may import from topograd, besides itself. Lower layers first.
 ALLOWED: dict[str, set[str]] = {
+    "disk": set(),
     "autograd": set(),
     "ops": {"autograd"},
     "scalar": {"autograd", "ops"},
     "tensor": {"autograd", "ops"},
     "optim": {"autograd"},
-    "nn": {"autograd", "ops", "scalar", "tensor"},
+    "nn": {"disk", "autograd", "ops", "scalar", "tensor"},
     "verify": {"autograd", "ops", "scalar", "tensor"},
     "viz": {"autograd", "ops", "scalar"},
     "expr": {"autograd", "ops", "scalar"},
-    "train": {"autograd", "ops", "scalar", "tensor", "nn", "optim"},
+    "train": {"disk", "autograd", "ops", "scalar", "tensor", "nn", "optim"},
     "playground": {"autograd", "ops", "scalar", "verify", "viz", "expr"},
-    "cli": {"autograd", "ops", "scalar", "verify", "viz", "expr", "train", "playground", "nn"},
+    "cli": {
+        "disk",
+        "autograd",
+        "ops",
+        "scalar",
+        "verify",
+        "viz",
+        "expr",
+        "train",
+        "playground",
+        "nn",
+    },
 }
 
 

@@ -6,6 +6,8 @@ import argparse
 from pathlib import Path
 from typing import NoReturn
 
+from ..disk import write_atomically
+
 
 class Parser(argparse.ArgumentParser):
     """argparse, with every refusal one line on stderr and exit status 2."""
@@ -40,7 +42,8 @@ def positive(text: str) -> int:
 
 
 def write(path: str, text: str) -> None:
+    """``text`` into the file ``path``, whole or not at all; a UsageError saying why not."""
     try:
-        Path(path).write_text(text)
+        write_atomically(Path(path), text.encode("utf-8"))
     except OSError as error:
         raise UsageError(f"cannot write {path}: {error.strerror}") from None

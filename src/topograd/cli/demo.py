@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from ..autograd.engine import topological_order
+from ..disk import write_atomically
 from ..scalar.value import Value
 from ..verify.numeric import central_difference
 from ..viz.draw import to_svg
@@ -157,7 +158,7 @@ def lesson(out_dir: Path | None = None) -> str:
     lines += ["", *_gradients(e), "", *_experiments()]
     if out_dir is not None:
         out_dir.mkdir(parents=True, exist_ok=True)
-        (out_dir / "lesson.svg").write_text(to_svg(e))
+        write_atomically(out_dir / "lesson.svg", to_svg(e).encode("utf-8"))
         lines += [
             "",
             f"The graph, with every value and gradient, is drawn in {out_dir / 'lesson.svg'}",

@@ -10,6 +10,8 @@ import math
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from ..disk import write_atomically
+
 if TYPE_CHECKING:
     from pathlib import Path
 
@@ -46,11 +48,16 @@ def checked_state(
 
 
 def save(path: str | Path, description: str, state: Mapping[str, Any]) -> None:
-    """Write a state: JSON (readable, exact to the last bit), or ``.npz`` by its name."""
+    """Write a state: JSON (readable, exact to the last bit), or ``.npz`` by its name; whole or
+    not at all (a failed or killed save leaves the previous file as it was)."""
     if str(path).endswith(".npz"):
+        import io
+
         import numpy as np
 
-        np.savez(path, **{k: np.asarray(v) for k, v in state.items()})  # type: ignore[arg-type]
+        buffer = io.BytesIO()
+        np.savez(buffer, **{k: np.asarray(v) for k, v in state.items()})  # type: ignore[arg-type]
+        write_atomically(path, buffer.getvalue())
         return
     import json  # saving and loading only: its import costs the start of every program
 
@@ -59,8 +66,7 @@ def save(path: str | Path, description: str, state: Mapping[str, Any]) -> None:
         "model": description,
         "state": {k: _encode(v) for k, v in state.items()},
     }
-    with open(path, "w", encoding="utf-8") as file:
-        file.write(json.dumps(document, indent=1) + "\n")
+    write_atomically(path, (json.dumps(document, indent=1) + "\n").encode("utf-8"))
 
 
 def load(path: str | Path) -> dict[str, Any]:

@@ -9,6 +9,7 @@ from typing import Any
 
 import numpy as np
 
+from ..disk import write_atomically
 from .datasets import Points
 from .digits import DigitsRun
 from .recipe import Run
@@ -49,7 +50,7 @@ def plot_regions(
     axes.set_xlim(x0, x1)
     axes.set_ylim(y0, y1)
     figure.tight_layout()
-    figure.savefig(path)
+    save_figure(figure, path)
     plt.close(figure)
 
 
@@ -82,5 +83,14 @@ def plot_digits(run: DigitsRun, path: str | Path, title: str) -> None:
         small.set_title(f"{labels[index]} as {predicted[index]}", fontsize=8)
         small.axis("off")
     figure.tight_layout()
-    figure.savefig(path)
+    save_figure(figure, path)
     plt.close(figure)
+
+
+def save_figure(figure: Any, path: str | Path) -> None:
+    """The figure written whole or not at all, in the format its file name says (PNG if none)."""
+    import io
+
+    buffer = io.BytesIO()
+    figure.savefig(buffer, format=Path(path).suffix[1:].lower() or "png")
+    write_atomically(path, buffer.getvalue())
