@@ -168,3 +168,42 @@ def test_a_missing_folder_or_a_folder_in_the_way_is_an_error_and_changes_nothing
         model(3).save(tmp_path / "model.json")
     assert [p.name for p in tmp_path.iterdir()] == ["model.json"]
     assert list((tmp_path / "model.json").iterdir()) == []
+
+
+def topograd(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "topograd", *args], cwd=cwd, capture_output=True, text=True
+    )
+
+
+# A command that fails leaves no output of that run: each row, the command line (run in an
+# empty folder) and the flag its one error line names.
+COMMANDS = [
+    (["grad", "x*x", "x=2", "--svg", "ok.svg", "--dot", "missing/g.dot"], "--dot"),
+    (["grad", "x*x", "x=2", "--svg", "ok.svg", "--dot", "."], "--dot"),
+    (["train", "--steps", "3", "--plot", "ok.png", "--save", "/proc/m.json"], "--save"),
+    (["train", "--steps", "3", "--plot", "ok.png", "--save", "m.txt"], "--save"),
+]
+
+
+@pytest.mark.parametrize(("args", "flag"), COMMANDS, ids=[" ".join(a) for a, _ in COMMANDS])
+def test_a_command_that_cannot_write_an_output_writes_none(
+    tmp_path: Path, args: list[str], flag: str
+) -> None:
+    ran = topograd(*args, cwd=tmp_path)
+    assert ran.returncode == 2
+    assert ran.stderr.count("error:") == 1 and flag in ran.stderr, ran.stderr
+    assert "Traceback" not in ran.stderr
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_several_outputs_are_written_all_or_none() -> None:
+    from topograd.disk import write_all
+
+    with tmpfs("1m") as disk:
+        subprocess.run(["mount", "-o", "remount,ro", str(disk)], check=True)
+        good = Path(tempfile.mkdtemp()) / "ok.svg"
+        with pytest.raises(OSError, match="Read-only"):
+            write_all({good: b"<svg/>", disk / "g.dot": b"digraph {}"})
+        assert not good.exists() and list(good.parent.iterdir()) == []
+        good.parent.rmdir()

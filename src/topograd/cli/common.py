@@ -6,7 +6,7 @@ import argparse
 from pathlib import Path
 from typing import NoReturn
 
-from ..disk import write_atomically
+from ..disk import writable, write_all, write_atomically
 
 
 class Parser(argparse.ArgumentParser):
@@ -39,6 +39,34 @@ def positive(text: str) -> int:
     if value < 1:
         raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
     return value
+
+
+def check_output(path: str | None, flag: str, suffixes: tuple[str, ...] = ()) -> None:
+    """Refuse, before any work, an output file that could not be written: a name without one
+    of ``suffixes``, a missing folder, a folder in the way, a folder that takes no file."""
+    if not path:
+        return
+    target = Path(path)
+    if suffixes and target.suffix.lower() not in suffixes:
+        raise UsageError(f"{flag} must end in {', '.join(suffixes)}: {path}")
+    if not target.parent.is_dir():
+        raise UsageError(f"cannot write {path} ({flag}): no folder {target.parent}")
+    if target.is_dir():
+        raise UsageError(f"cannot write {path} ({flag}): it is a folder")
+    try:
+        writable(target.parent)
+    except OSError as error:
+        raise UsageError(f"cannot write {path} ({flag}): {error.strerror}") from None
+
+
+def write_outputs(files: dict[str, bytes]) -> None:
+    """Every output of a command, all or none; a UsageError saying why not."""
+    try:
+        write_all(files)
+    except OSError as error:
+        raise UsageError(
+            f"cannot write {error.filename or 'the output'}: {error.strerror}"
+        ) from None
 
 
 def write(path: str, text: str) -> None:

@@ -13,7 +13,7 @@ from ..verify.numeric import central_difference
 from ..viz.draw import to_dot, to_svg
 from ..viz.graph import json_number
 from ..viz.trace import trace
-from .common import UsageError, write
+from .common import UsageError, check_output, write_outputs
 
 
 def add(commands: Any) -> None:
@@ -51,13 +51,14 @@ def assignments(texts: Sequence[str]) -> dict[str, float]:
 
 
 def run(args: argparse.Namespace) -> int:
+    check_output(args.svg, "--svg")
+    check_output(args.dot, "--dot")
     expression = parse(args.expression)
     out, inputs = expression.build(assignments(args.values))
     out.backward()
     checks = {name: central_difference(out, v) for name, v in inputs.items()}
-    for path, draw in ((args.svg, to_svg), (args.dot, to_dot)):
-        if path:
-            write(path, draw(out))
+    drawn = [(path, draw(out)) for path, draw in ((args.svg, to_svg), (args.dot, to_dot)) if path]
+    write_outputs({path: text.encode("utf-8") for path, text in drawn})
     if args.json:
         report: dict[str, Any] = {
             "expression": expression.text,

@@ -6,11 +6,10 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Callable, Iterable
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..train.datasets import DATASETS
-from .common import UsageError, natural, positive
+from .common import UsageError, check_output, natural, positive, write_outputs
 
 if TYPE_CHECKING:
     from ..nn.module import Module
@@ -81,21 +80,10 @@ def _need_matplotlib() -> None:
         ) from None
 
 
-def _writable(path: str | None, what: str, suffixes: tuple[str, ...]) -> None:
-    """Refuse a file that cannot be written before the training, not after it."""
-    if not path:
-        return
-    target = Path(path)
-    if target.suffix.lower() not in suffixes:
-        raise UsageError(f"{what} must end in {', '.join(suffixes)}: {path}")
-    if not target.parent.is_dir():
-        raise UsageError(f"cannot write {path}: no folder {target.parent}")
-
-
 def run(args: argparse.Namespace) -> int:
     args.engine = args.engine or ("tensor" if args.dataset == "digits" else "scalar")
-    _writable(args.plot, "--plot", PLOT_FORMATS)
-    _writable(args.save, "--save", (".json", ".npz"))
+    check_output(args.plot, "--plot", PLOT_FORMATS)  # before the training, not after it
+    check_output(args.save, "--save", (".json", ".npz"))
     if args.plot:
         _need_matplotlib()
     if args.dataset == "digits" and args.engine == "scalar":
@@ -131,18 +119,26 @@ def _two_d(args: argparse.Namespace) -> int:
             f"tensor engine is {_ms(scalar.seconds) / _ms(run.seconds):.0f}x faster (losses "
             f"agree to {gap:.1g})"
         )
+    outputs = {}
     if args.plot:
         engine = " on Tensors" if args.engine == "tensor" else ""
-        plot_run(run, args.plot, f"{args.dataset}{engine}: {accuracy:.0%} after {steps} steps")
+        title = f"{args.dataset}{engine}: {accuracy:.0%} after {steps} steps"
+        outputs[args.plot] = plot_run(run, args.plot, title)
+    _write(outputs, run.model, args)
+    if args.plot:
         print(f"decision boundary with the training points: {args.plot}")
-    _save(run.model, args.save)
     return 0
 
 
-def _save(model: Module, path: str | None) -> None:
-    if path:
-        model.save(path)
-        print(f"model saved to {path}")
+def _write(outputs: dict[str, bytes], model: Module, args: argparse.Namespace) -> None:
+    """The run's files, all or none: the plot and the model."""
+    from ..nn import state
+
+    if args.save:
+        outputs[args.save] = state.encoded(args.save, repr(model), model.state_dict())
+    write_outputs(outputs)
+    if args.save:
+        print(f"model saved to {args.save}")
 
 
 def _ms(seconds: list[float]) -> float:
@@ -165,8 +161,11 @@ def _digits(args: argparse.Namespace) -> int:
         f"{1e3 * sum(run.history.seconds):.0f} ms in all"
     )
     print(f"test accuracy {run.test_accuracy:.1%} ({right} of {tested} held-out images)")
+    outputs = {}
     if args.plot:
-        plot_digits(run, args.plot, f"digits: {run.test_accuracy:.1%} on held-out images")
+        title = f"digits: {run.test_accuracy:.1%} on held-out images"
+        outputs[args.plot] = plot_digits(run, args.plot, title)
+    _write(outputs, run.model, args)
+    if args.plot:
         print(f"confusion matrix and misclassified images: {args.plot}")
-    _save(run.model, args.save)
     return 0

@@ -1,12 +1,14 @@
-"""Write a file whole or not at all: a full disk, a file-size limit, a crash or a SIGKILL in
-the middle of a save leaves the previous file as it was, byte for byte, and no stray file.
+"""Write files whole or not at all: a full disk, a file-size limit, a crash or a SIGKILL in
+the middle of a save leaves the previous files as they were, byte for byte, and no stray file.
 
-The bytes go first to a file with no name in the target's folder (Linux's ``O_TMPFILE``: if
-the process dies, the kernel frees it), are flushed to the disk (``fsync``), then linked under
-a temporary name and renamed over the target in one step (``os.replace``), and the folder is
-flushed too. Where the file system has no unnamed files, a named temporary file takes its
-place and is removed on any error; the one a SIGKILL could leave between two steps has a fixed
-name (``.<name>.topograd-tmp``), which the next save of the same file replaces.
+Each file's bytes go first to a file with no name in the target's folder (Linux's
+``O_TMPFILE``: if the process dies, the kernel frees it) and are flushed to the disk
+(``fsync``); only when every file of the call is staged so, each is linked under a temporary
+name and renamed over its target in one step (``os.replace``), and the folders are flushed
+too. So several outputs of one command are written all or none. Where the file system has no
+unnamed files, a named temporary file takes its place and is removed on any error; one a
+SIGKILL could leave between two steps has a fixed name (``.<name>.topograd-tmp``), which the
+next save of the same file replaces.
 
 >>> import pathlib, tempfile
 >>> target = pathlib.Path(tempfile.mkdtemp()) / "model.json"
@@ -20,7 +22,9 @@ from __future__ import annotations
 import contextlib
 import errno
 import os
+from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 
 def temporary_name(path: Path) -> Path:
@@ -31,28 +35,62 @@ def temporary_name(path: Path) -> Path:
 def write_atomically(path: str | os.PathLike[str], data: bytes) -> None:
     """Replace the file at ``path`` with ``data`` in one step, or raise OSError and leave it
     (and its folder) as they were."""
-    target = Path(path)
-    folder = target.parent
-    staged = temporary_name(target)
-    unnamed = _unnamed_file(folder)
-    named = unnamed is None
-    create = os.O_WRONLY | os.O_CREAT | os.O_TRUNC
-    fd = os.open(staged, create, 0o644) if unnamed is None else unnamed
+    write_all({path: data})
+
+
+def write_all(files: Mapping[Any, bytes]) -> None:
+    """Write every file (path -> bytes), or (raising OSError) none: each is staged and
+    flushed before any target is replaced."""
+    staged: list[tuple[int, Path, bool]] = []  # (fd, target, named already)
+    try:
+        for path, data in files.items():
+            staged.append(_stage(Path(path), data))
+        for fd, target, named in staged:
+            if not named:
+                _name(fd, target)
+        for _, target, _ in staged:
+            os.replace(temporary_name(target), target)
+    except BaseException:
+        for _, target, _ in staged:
+            with contextlib.suppress(OSError):
+                os.unlink(temporary_name(target))
+        raise
+    finally:
+        for fd, _, _ in staged:
+            os.close(fd)
+    for folder in {target.parent for _, target, _ in staged}:
+        _sync_folder(folder)
+
+
+def writable(folder: str | os.PathLike[str]) -> None:
+    """Raise OSError unless a file can be created in ``folder`` (tried, and undone)."""
+    folder = Path(folder)
+    fd = _unnamed_file(folder)
+    if fd is None:
+        probe = folder / ".topograd-probe"
+        fd = os.open(probe, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+        os.unlink(probe)
+    os.close(fd)
+
+
+def _stage(target: Path, data: bytes) -> tuple[int, Path, bool]:
+    """The bytes in a flushed file of ``target``'s folder: unnamed if it can be, else under
+    the temporary name. (fd, target, whether it is named already.)"""
+    fd = _unnamed_file(target.parent)
+    named = fd is None
+    if fd is None:
+        create = os.O_WRONLY | os.O_CREAT | os.O_TRUNC
+        fd = os.open(temporary_name(target), create, 0o644)
     try:
         _write_all(fd, data)
         os.fsync(fd)
-        if not named:
-            with contextlib.suppress(FileNotFoundError):
-                os.unlink(staged)  # a leftover of a save that was killed
-            _name(fd, staged)
-        os.replace(staged, target)
     except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(staged)
-        raise
-    finally:
         os.close(fd)
-    _sync_folder(folder)
+        if named:
+            with contextlib.suppress(OSError):
+                os.unlink(temporary_name(target))
+        raise
+    return fd, target, named
 
 
 def _unnamed_file(folder: Path) -> int | None:
@@ -63,17 +101,19 @@ def _unnamed_file(folder: Path) -> int | None:
     try:
         return os.open(folder, flag | os.O_WRONLY, 0o644)
     except OSError as error:
-        if error.errno in (errno.EOPNOTSUPP, errno.EISDIR, errno.EINVAL, errno.ENOENT):
-            if error.errno == errno.ENOENT and not folder.is_dir():
-                raise
+        if error.errno in (errno.EOPNOTSUPP, errno.EISDIR, errno.EINVAL):
             return None
         raise
 
 
-def _name(fd: int, name: Path) -> None:
-    """Give the unnamed file ``fd`` a name: linkat following /proc/self/fd/N (os.link takes
-    that path to linkat, which follows it, only when given a directory fd)."""
-    folder = os.open(name.parent, os.O_RDONLY)
+def _name(fd: int, target: Path) -> None:
+    """Give the unnamed file ``fd`` the temporary name of ``target``: linkat following
+    /proc/self/fd/N (os.link passes that path to linkat, which follows it, only when given a
+    directory fd)."""
+    name = temporary_name(target)
+    with contextlib.suppress(FileNotFoundError):
+        os.unlink(name)  # a leftover of a save that was killed
+    folder = os.open(target.parent, os.O_RDONLY)
     try:
         os.link(f"/proc/self/fd/{fd}", name, src_dir_fd=folder, follow_symlinks=True)
     finally:

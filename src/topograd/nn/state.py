@@ -50,6 +50,11 @@ def checked_state(
 def save(path: str | Path, description: str, state: Mapping[str, Any]) -> None:
     """Write a state: JSON (readable, exact to the last bit), or ``.npz`` by its name; whole or
     not at all (a failed or killed save leaves the previous file as it was)."""
+    write_atomically(path, encoded(path, description, state))
+
+
+def encoded(path: str | Path, description: str, state: Mapping[str, Any]) -> bytes:
+    """The bytes ``save`` writes to ``path``: ``.npz`` by its name, else JSON."""
     if str(path).endswith(".npz"):
         import io
 
@@ -57,8 +62,7 @@ def save(path: str | Path, description: str, state: Mapping[str, Any]) -> None:
 
         buffer = io.BytesIO()
         np.savez(buffer, **{k: np.asarray(v) for k, v in state.items()})  # type: ignore[arg-type]
-        write_atomically(path, buffer.getvalue())
-        return
+        return buffer.getvalue()
     import json  # saving and loading only: its import costs the start of every program
 
     document = {
@@ -66,7 +70,7 @@ def save(path: str | Path, description: str, state: Mapping[str, Any]) -> None:
         "model": description,
         "state": {k: _encode(v) for k, v in state.items()},
     }
-    write_atomically(path, (json.dumps(document, indent=1) + "\n").encode("utf-8"))
+    return (json.dumps(document, indent=1) + "\n").encode("utf-8")
 
 
 def load(path: str | Path) -> dict[str, Any]:

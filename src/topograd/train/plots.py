@@ -9,15 +9,15 @@ from typing import Any
 
 import numpy as np
 
-from ..disk import write_atomically
 from .datasets import Points
 from .digits import DigitsRun
 from .recipe import Run
 
 
-def plot_run(run: Run, path: str | Path, title: str) -> None:
-    """The decision regions of a 2-D run's model, with the training points, as an image."""
-    plot_regions(run.points, run.labels, run.classes, run.predict, path, title)
+def plot_run(run: Run, path: str | Path, title: str) -> bytes:
+    """The decision regions of a 2-D run's model, with the training points: the file's bytes
+    for ``path`` (its format from its name), to be written with the run's other outputs."""
+    return plot_regions(run.points, run.labels, run.classes, run.predict, path, title)
 
 
 def plot_regions(
@@ -27,7 +27,7 @@ def plot_regions(
     predict: Callable[[Points], Any],
     path: str | Path,
     title: str,
-) -> None:
+) -> bytes:
     """Decision regions (``predict`` maps a list of points to their classes) and the points."""
     import matplotlib
 
@@ -50,12 +50,13 @@ def plot_regions(
     axes.set_xlim(x0, x1)
     axes.set_ylim(y0, y1)
     figure.tight_layout()
-    save_figure(figure, path)
+    data = figure_bytes(figure, path)
     plt.close(figure)
+    return data
 
 
-def plot_digits(run: DigitsRun, path: str | Path, title: str) -> None:
-    """The confusion matrix, and some of the misclassified test images."""
+def plot_digits(run: DigitsRun, path: str | Path, title: str) -> bytes:
+    """The confusion matrix, and some of the misclassified test images (the file's bytes)."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -83,14 +84,15 @@ def plot_digits(run: DigitsRun, path: str | Path, title: str) -> None:
         small.set_title(f"{labels[index]} as {predicted[index]}", fontsize=8)
         small.axis("off")
     figure.tight_layout()
-    save_figure(figure, path)
+    data = figure_bytes(figure, path)
     plt.close(figure)
+    return data
 
 
-def save_figure(figure: Any, path: str | Path) -> None:
-    """The figure written whole or not at all, in the format its file name says (PNG if none)."""
+def figure_bytes(figure: Any, path: str | Path) -> bytes:
+    """The figure's file, in the format its name says (PNG if none), ready to be written."""
     import io
 
     buffer = io.BytesIO()
     figure.savefig(buffer, format=Path(path).suffix[1:].lower() or "png")
-    write_atomically(path, buffer.getvalue())
+    return buffer.getvalue()
