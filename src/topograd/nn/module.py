@@ -76,7 +76,15 @@ class Module:
     def load(self, path: str | Path) -> None:
         """Read a state written by ``save``; a file of the wrong shape or a corrupt one is
         refused with the reason, and the model is left as it was."""
-        self.load_state_dict(saved.load(path))
+        named = dict(self.named_parameters())
+        shapes = {
+            n: tuple(p.data.shape) if hasattr(p.data, "shape") else () for n, p in named.items()
+        }
+        try:
+            self.load_state_dict(saved.load(path, shapes))
+        except ValueError as error:  # every refusal names the file
+            message = str(error)
+            raise ValueError(message if str(path) in message else f"{path}: {message}") from None
 
 
 def _walk(module: Module, named: bool) -> Iterator[tuple[str, Any]]:

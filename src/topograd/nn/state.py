@@ -73,9 +73,19 @@ def encoded(path: str | Path, description: str, state: Mapping[str, Any]) -> byt
     return (json.dumps(document, indent=1) + "\n").encode("utf-8")
 
 
-def load(path: str | Path) -> dict[str, Any]:
-    """Read a state written by ``save``; a file that is not one is refused with the reason."""
-    return _npz(path) if str(path).endswith(".npz") else _json(path)
+def load(
+    path: str | Path, shapes: Mapping[str, tuple[int, ...] | None] | None = None
+) -> dict[str, Any]:
+    """Read a state written by ``save``; a file that is not one is refused with a ValueError
+    naming the file and the cause, whatever is wrong with it (missing, a folder, unreadable,
+    cut, hostile). ``shapes`` (each parameter's, () for a number; None: not checked) lets an
+    ``.npz`` be checked member by member against the model before any array data is read."""
+    try:
+        return _npz(path, shapes) if str(path).endswith(".npz") else _json(path)
+    except OSError as error:
+        raise ValueError(f"cannot read {path}: {error.strerror or error}") from None
+    except RecursionError:
+        raise ValueError(f"{path} is not a topograd state file: nested too deeply") from None
 
 
 def _encode(value: Any) -> Any:
@@ -108,16 +118,53 @@ def _json(path: str | Path) -> dict[str, Any]:
     return state
 
 
-def _npz(path: str | Path) -> dict[str, Any]:
+def _npz(path: str | Path, shapes: Mapping[str, tuple[int, ...] | None] | None) -> dict[str, Any]:
+    """The arrays of an ``.npz``, each member's header read and checked (a name the model has,
+    its shape, a real dtype, a size that fits the member) before its data; pickles refused."""
     import zipfile
 
-    import numpy as np
-
     try:
-        with np.load(path, allow_pickle=False) as archive:
-            return {name: archive[name] for name in archive.files}
-    except (OSError, ValueError, zipfile.BadZipFile) as error:
+        archive = zipfile.ZipFile(path)
+    except (zipfile.BadZipFile, EOFError, ValueError) as error:
         raise ValueError(f"{path} is not a readable .npz state: {error}") from None
+    with archive:
+        state = {}
+        for info in archive.infolist():
+            name = info.filename.removesuffix(".npy")
+            if shapes is not None and name not in shapes:
+                raise ValueError(f"{path} holds {name!r}, which this model does not have")
+            try:
+                state[name] = _member(archive, info, shapes.get(name, ()) if shapes else None)
+            except (zipfile.BadZipFile, EOFError, ValueError, OSError) as error:
+                raise ValueError(f"{path}: member {name!r}: {error}") from None
+        return state
+
+
+def _member(archive: Any, info: Any, shape: tuple[int, ...] | None) -> Any:
+    """One ``.npy`` member: its header first, then exactly the bytes it declares."""
+    import numpy as np
+    from numpy.lib import format as npy
+
+    with archive.open(info) as member:
+        version = npy.read_magic(member)
+        if version == (1, 0):
+            found, fortran, dtype = npy.read_array_header_1_0(member)
+        elif version == (2, 0):
+            found, fortran, dtype = npy.read_array_header_2_0(member)
+        else:
+            raise ValueError(f"an .npy format {version} this reader does not know")
+        if dtype.hasobject or dtype.kind not in "fiu":
+            raise ValueError(f"holds {dtype}, not real numbers (pickles are refused)")
+        if shape is not None and found != shape:
+            raise ValueError(f"has shape {found}, the model's is {shape}")
+        size = math.prod(found) * dtype.itemsize
+        if size > info.file_size:
+            raise ValueError(f"declares {size} bytes of data in a member of {info.file_size}")
+        data = member.read(size)
+        if len(data) != size:
+            raise ValueError("is cut short")
+        array = np.frombuffer(data, dtype=dtype)
+        return array.reshape(found, order="F" if fortran else "C").copy()
 
 
 def _checked(name: str, value: object, current: Any) -> Any:
@@ -145,7 +192,8 @@ def _checked(name: str, value: object, current: Any) -> Any:
 
 
 def _fits(shape: list[Any], data: list[Any]) -> bool:
-    return all(isinstance(n, int) and n >= 0 for n in shape) and math.prod(shape) == len(data)
+    whole = all(isinstance(n, int) and not isinstance(n, bool) and n >= 0 for n in shape)
+    return whole and math.prod(shape) == len(data)
 
 
 def _number(name: str, value: object) -> float:
@@ -154,5 +202,8 @@ def _number(name: str, value: object) -> float:
     if _is_array(value) and value.shape == () and value.dtype.kind in "fiu":  # type: ignore[attr-defined]
         return float(value)  # type: ignore[arg-type]  # a 0-d array, read back from .npz
     if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise ValueError(f"the value of {name} must be a number, got {value!r}")
-    return float(value)
+        raise ValueError(f"the value of {name} must be a number, got {str(value)[:40]!r}")
+    try:
+        return float(value)
+    except OverflowError:
+        raise ValueError(f"the value of {name} is an integer too large for a float") from None

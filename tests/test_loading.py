@@ -1,0 +1,171 @@
+"""Loading hostile files: each row a real file (or path) and the start of the ValueError that
+must answer it, naming the file; after each, the model is as it was. Pickles stay refused."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import zipfile
+from collections.abc import Callable
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import topograd as tg
+
+
+def linear() -> tg.nn.Linear:
+    return tg.nn.Linear(3, 2, seed=0)
+
+
+def _good(path: Path) -> Path:
+    linear().save(path)
+    return path
+
+
+def _json_with(edit: Callable[[dict], None]) -> Callable[[Path], Path]:  # type: ignore[type-arg]
+    def make(folder: Path) -> Path:
+        path = _good(folder / "m.json")
+        document = json.loads(path.read_text())
+        edit(document)
+        path.write_text(json.dumps(document))
+        return path
+
+    return make
+
+
+def _npy_member(name: str, header: dict, payload: bytes = b"") -> bytes:  # type: ignore[type-arg]
+    buffer = io.BytesIO()
+    np.lib.format.write_array_header_1_0(buffer, header)
+    return buffer.getvalue() + payload
+
+
+def _zip(folder: Path, members: dict[str, bytes]) -> Path:
+    path = folder / "m.npz"
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as archive:
+        for name, data in members.items():
+            archive.writestr(name, data)
+    return path
+
+
+def _deep(folder: Path) -> Path:
+    path = folder / "m.json"
+    path.write_text("[" * 100_000 + "]" * 100_000)
+    return path
+
+
+def _loop(folder: Path) -> Path:
+    os.symlink(folder / "b.json", folder / "a.json")
+    os.symlink(folder / "a.json", folder / "b.json")
+    return folder / "a.json"
+
+
+def _weight(document: dict, value: object) -> None:  # type: ignore[type-arg]
+    document["state"]["weight"]["data"][0] = value
+
+
+def _npy_as_npz(folder: Path) -> Path:
+    np.save(folder / "m.npy", np.zeros(3))
+    return (folder / "m.npy").rename(folder / "m.npz")
+
+
+def _huge_header(folder: Path) -> Path:
+    header = {"descr": "<f8", "fortran_order": False, "shape": (10**6, 10**6)}
+    good = dict(np.load(_good(folder / "good.npz")))
+    members = {
+        f"{k}.npy": _npy_member(k, header) if k == "weight" else _array(v) for k, v in good.items()
+    }
+    return _zip(folder, members)
+
+
+def _array(value: np.ndarray) -> bytes:
+    buffer = io.BytesIO()
+    np.save(buffer, value)
+    return buffer.getvalue()
+
+
+def _unexpected_member(folder: Path) -> Path:
+    good = dict(np.load(_good(folder / "good.npz")))
+    members = {f"{k}.npy": _array(v) for k, v in good.items()}
+    header = {"descr": "<f8", "fortran_order": False, "shape": (4 * 1024 * 1024,)}
+    members["extra.npy"] = _npy_member("extra", header, bytes(32 * 1024 * 1024))
+    return _zip(folder, members)
+
+
+def _folder(folder: Path) -> Path:
+    (folder / "d.json").mkdir()
+    return folder / "d.json"
+
+
+def _empty_npz(folder: Path) -> Path:
+    (folder / "m.npz").write_bytes(b"")
+    return folder / "m.npz"
+
+
+def _dev_null(folder: Path) -> Path:
+    os.symlink("/dev/null", folder / "m.npz")
+    return folder / "m.npz"
+
+
+def _pickled(folder: Path) -> Path:
+    good = dict(np.load(_good(folder / "good.npz")))
+    good["weight"] = np.array([{"a": 1}], dtype=object)
+    path = folder / "m.npz"
+    np.savez(path, **good)
+    return path
+
+
+ROWS: list[tuple[str, Callable[[Path], Path], str]] = [
+    ("a missing file", lambda f: f / "missing.json", "cannot read"),
+    ("a folder", _folder, "cannot read"),
+    ("a symlink loop", _loop, "cannot read"),
+    ("a JSON array 10^5 deep", _deep, "nested too deeply"),
+    ("a 400-digit integer", _json_with(lambda d: _weight(d, 10**400)), "the value of weight"),
+    (
+        "a shape of booleans",
+        _json_with(lambda d: d["state"]["weight"].update(shape=[True, 3])),
+        "weight",
+    ),
+    ("an empty .npz", _empty_npz, "not a readable .npz"),
+    ("/dev/null as .npz", _dev_null, "not a readable .npz"),
+    ("a .npy named .npz", _npy_as_npz, "not a readable .npz"),
+    ("a header of 10^12 float64", _huge_header, "has shape"),
+    ("an unexpected 32 MiB member", _unexpected_member, "'extra', which this model does not have"),
+    ("a pickle", _pickled, "pickles are refused"),
+]
+
+
+@pytest.mark.parametrize(("what", "make", "cause"), ROWS, ids=[r[0] for r in ROWS])
+def test_a_bad_file_is_a_value_error_naming_it_and_the_model_is_unchanged(
+    tmp_path: Path, what: str, make: Callable[[Path], Path], cause: str
+) -> None:
+    path = make(tmp_path)
+    model = tg.nn.Linear(3, 2, seed=5)
+    before = {k: v.copy() for k, v in model.state_dict().items()}
+    with pytest.raises(ValueError, match=cause) as caught:
+        model.load(path)
+    assert str(path) in str(caught.value)
+    after = model.state_dict()
+    assert all(np.array_equal(before[k], after[k]) for k in before)
+
+
+def test_an_unreadable_file_is_a_value_error(tmp_path: Path) -> None:
+    if os.geteuid() == 0:
+        pytest.skip("root reads any file: no permission can be taken away here")
+    path = _good(tmp_path / "m.json")
+    path.chmod(0)
+    with pytest.raises(ValueError, match="cannot read"):
+        linear().load(path)
+
+
+@pytest.mark.parametrize("suffix", [".json", ".npz"])
+def test_a_good_file_still_loads(tmp_path: Path, suffix: str) -> None:
+    path = _good(tmp_path / f"m{suffix}")
+    model = tg.nn.Linear(3, 2, seed=5)
+    model.load(path)
+    assert all(
+        np.array_equal(a, b)
+        for a, b in zip(model.state_dict().values(), linear().state_dict().values())
+    )
