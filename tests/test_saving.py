@@ -207,3 +207,24 @@ def test_several_outputs_are_written_all_or_none() -> None:
             write_all({good: b"<svg/>", disk / "g.dot": b"digraph {}"})
         assert not good.exists() and list(good.parent.iterdir()) == []
         good.parent.rmdir()
+
+
+def test_a_reader_that_goes_away_ends_the_command_quietly(tmp_path: Path) -> None:
+    """`topograd ops | true`: the pipe is closed before topograd writes; no traceback."""
+    ran = subprocess.run(
+        ["sh", "-c", f"'{sys.executable}' -m topograd ops 2>err.txt | true"],
+        cwd=tmp_path,
+        capture_output=True,
+    )
+    assert ran.returncode == 0  # the pipeline's: true's
+    assert (tmp_path / "err.txt").read_text() == ""
+
+
+def test_a_terminal_that_cannot_show_a_character_gets_it_escaped() -> None:
+    ran = subprocess.run(
+        [sys.executable, "-m", "topograd", "ops"],
+        capture_output=True,
+        env={**os.environ, "PYTHONIOENCODING": "ascii"},
+    )
+    assert ran.returncode == 0 and ran.stderr == b""
+    assert b"\\u221a" in ran.stdout  # the square root of sqrt's maths

@@ -8,6 +8,8 @@ Every refusal of user input is one line, ``error: ...``, on stderr, and exit sta
 from __future__ import annotations
 
 import argparse
+import io
+import os
 import sys
 from collections.abc import Sequence
 
@@ -32,10 +34,18 @@ def parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    for stream in (sys.stdout, sys.stderr):  # a terminal that cannot show a character: \u221a
+        if isinstance(stream, io.TextIOWrapper):
+            stream.reconfigure(errors="backslashreplace")
     args = parser().parse_args(argv)
     try:
         status: int = args.run(args)
+        sys.stdout.flush()
     except (UsageError, ExpressionError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
+    except BrokenPipeError:  # the reader went away (| head): stop quietly, as Unix tools do
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())  # so that the flush at exit does not fail too
+        return 128 + 13  # as a tool killed by SIGPIPE
     return status
