@@ -128,8 +128,8 @@ BAD_INPUT = [
     (["train", "--save", "/no/such/dir/x.json"], "no folder"),
     (["train", "--plot", "x.unknownext"], "--plot must end in"),
     (["train", "--save", "x.pickle"], "--save must end in"),
-    (["train", "--points", "1"], "at least 2"),
-    (["train", "--dataset", "spiral", "--points", "2", "--steps", "1"], "at least classes (3)"),
+    (["train", "--points", "1"], "argument --points: must be from 8"),
+    (["train", "--dataset", "spiral", "--points", "2", "--steps", "1"], "from 8 to 10000"),
     (["train", "--dataset", "digits", "--seed", "-1"], "must be 0 or more"),
     (["train", "--dataset", "digits", "--engine", "scalar"], "tensor engine"),
     (["grad", "x\udcff", "x=1"], "not text"),
@@ -174,3 +174,24 @@ def test_help_names_every_command() -> None:
     assert result.returncode == 0
     for command in ("demo", "grad", "check"):
         assert re.search(rf"^\s+{command}\s", result.stdout, re.M)
+
+
+# Flags out of their documented bounds: one error line naming the flag, exit 2, no traceback.
+BAD_FLAGS = [
+    (["train", "--steps", "100000000000000000000"], "--steps"),
+    (["train", "--steps", "0"], "--steps"),
+    (["train", "--steps", "x"], "--steps"),
+    (["train", "--points", "1"], "--points"),
+    (["train", "--points", "10000000"], "--points"),
+    (["train", "--dataset", "spiral", "--steps", "2", "--points", "2"], "--points"),
+]
+
+
+@pytest.mark.parametrize(("args", "flag"), BAD_FLAGS, ids=[" ".join(a) for a, _ in BAD_FLAGS])
+def test_a_flag_out_of_bounds_is_one_error_line_naming_it(args: list[str], flag: str) -> None:
+    ran = subprocess.run(
+        [sys.executable, "-m", "topograd", *args], capture_output=True, text=True, timeout=60
+    )
+    assert ran.returncode == 2 and ran.stdout == ""
+    lines = ran.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: argument " + flag), ran.stderr

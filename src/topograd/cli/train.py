@@ -9,12 +9,16 @@ from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
 from ..train.datasets import DATASETS
-from .common import UsageError, check_output, natural, positive, write_outputs
+from .common import UsageError, between, check_output, natural, write_outputs
 
 if TYPE_CHECKING:
     from ..nn.module import Module
 
 PLOT_FORMATS = (".png", ".pdf", ".svg", ".jpg", ".jpeg")
+
+
+MAX_STEPS = 1_000_000  # a million steps of the demo take hours already
+MIN_POINTS, MAX_POINTS = 8, 10_000  # enough for every class; a scalar step in seconds
 
 
 def add(commands: Any) -> None:
@@ -36,10 +40,18 @@ def add(commands: Any) -> None:
         help="scalar Values or NumPy Tensors (default: scalar; the digits: tensor)",
     )
     train.add_argument(
-        "--steps", type=positive, default=None, help="steps (default 100; digits 300)"
+        "--steps",
+        type=between(1, MAX_STEPS),
+        default=None,
+        help=f"steps, 1 to {MAX_STEPS:,} (default 100; digits 300)",
     )
     train.add_argument("--seed", type=natural, default=0, help="seed of the data and the weights")
-    train.add_argument("--points", type=positive, default=100, help="dataset size (default 100)")
+    train.add_argument(
+        "--points",
+        type=between(MIN_POINTS, MAX_POINTS),
+        default=100,
+        help=f"dataset size, {MIN_POINTS} to {MAX_POINTS:,} (default 100)",
+    )
     train.add_argument("--plot", metavar="FILE.png", help="draw the decision boundary into FILE")
     train.add_argument("--save", metavar="FILE", help="save the model (FILE.json, or FILE.npz)")
     train.set_defaults(run=run)
