@@ -29,11 +29,12 @@ recorded. Run the forward again after the write.
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from .kinds import kind_of
 from .modes import AnomalyError
+from .registry import OUT
 
 
 class Writes:
@@ -80,6 +81,36 @@ def restamp(stamp: Any, count: int, has_inputs: bool) -> Any:
     """A node's stamp after a write at ``count``: a leaf's is the count; a node with inputs
     keeps when it was made too, to check its own inputs against."""
     return (created(stamp), count) if has_inputs else count
+
+
+def refuse_if_stale(
+    op: Any,
+    node: Any,
+    stamp: Any,
+    inputs: Iterable[tuple[int, Any, Any]],
+    named: Callable[[Any], str],
+) -> None:
+    """Raise PyTorch's error if ``node`` (made by ``op``, stamped ``stamp``) has an input, or
+    its own data, written in place after it was made and read by its rule. ``inputs``: the
+    position, node and stamp of each input that is a node; ``named`` describes a node."""
+    made = created(stamp)
+    for i, x, x_stamp in inputs:
+        if written(x_stamp) > made and op.saved(i):
+            raise modified(op.name, i, named(x), x_stamp)
+    if written(stamp) > made and op.saved(OUT):
+        raise modified(op.name, OUT, named(node), stamp)
+
+
+def first_changed(op: Any, now: Sequence[Any], then: Sequence[Any]) -> int | None:
+    """Anomaly mode: the position (OUT for the last, the output) of the first saved datum the
+    rule reads that is not what it was (numbers, nan equal to nan, or checksums), or None."""
+    if tuple(now) == tuple(then):  # (the same objects while nothing changed: nan included)
+        return None
+    for i, (a, b) in enumerate(zip(now, then)):
+        position = OUT if i == len(then) - 1 else i
+        if not (a == b or (a != a and b != b)) and op.saved(position):
+            return position
+    return None
 
 
 def modified(op: str, position: int, what: str, stamp: Any) -> RuntimeError:

@@ -16,8 +16,8 @@ from collections.abc import Sequence
 from typing import Any, cast
 
 from ..autograd.kinds import register_kind
-from ..autograd.registry import OUT, Op
-from ..autograd.versions import WRITES, changed, created, modified, restamp, written
+from ..autograd.registry import Op
+from ..autograd.versions import WRITES, changed, first_changed, refuse_if_stale, restamp
 from .value import (
     NO_GRADIENT,
     Value,
@@ -159,14 +159,13 @@ class ScalarKind:
         """Refuse a node whose data, or an input's, was written in place after it was made."""
         count = WRITES.count
         for node in [n for n in order if n._stamp != count]:  # (in a training loop: none)
-            op = node._op
-            if op.arity:
-                made = created(node._stamp)
-                for i, x in enumerate(operands_of(node)):
-                    if isinstance(x, Value) and written(x._stamp) > made and op.saved(i):
-                        raise modified(op.name, i, _named(x), x._stamp)
-                if written(node._stamp) > made and op.saved(OUT):
-                    raise modified(op.name, OUT, _named(node), node._stamp)
+            if node._op.arity:
+                inputs = [
+                    (i, x, x._stamp)
+                    for i, x in enumerate(operands_of(node))
+                    if isinstance(x, Value)
+                ]
+                refuse_if_stale(node._op, node, node._stamp, inputs, _named)
 
     def check_saved(self, node: Value) -> None:
         """Anomaly mode: refuse a node whose saved numbers changed behind topograd's back."""
@@ -175,13 +174,10 @@ class ScalarKind:
             return
         where, saved = found
         numbers = saved_data(node)
-        if numbers == saved:  # (the same float objects, nan included, while nothing changed)
-            return
-        for i, (now, then) in enumerate(zip(numbers, saved)):
-            position = OUT if i == len(saved) - 1 else i
-            if not (now == then or (now != now and then != then)) and node._op.saved(position):
-                what = f"{then!r} when saved, {now!r} now"
-                raise changed(node._op.name, position, what, where)
+        position = first_changed(node._op, numbers, saved)
+        if position is not None:
+            what = f"{saved[position]!r} when saved, {numbers[position]!r} now"
+            raise changed(node._op.name, position, what, where)
 
     def ieee(self) -> contextlib.nullcontext[None]:
         return contextlib.nullcontext()  # float arithmetic never warns (the ops' guard raises)

@@ -17,7 +17,7 @@ import numpy as np
 
 from ..autograd.kinds import register_kind
 from ..autograd.registry import OUT, Op
-from ..autograd.versions import WRITES, changed, created, modified, restamp, written
+from ..autograd.versions import WRITES, changed, first_changed, refuse_if_stale, restamp
 from .broadcast import unbroadcast
 from .tensor import NUMBERS, Array, Tensor, apply, checksums, constant
 
@@ -132,14 +132,11 @@ class TensorKind:
         """Refuse a node whose data, or an input's, was written in place after it was made."""
         count = WRITES.count
         for node in [n for n in order if n._stamp != count]:
-            op = node._op
-            if op is not None:
-                made = created(node._stamp)
-                for i, x in enumerate(node._inputs):
-                    if isinstance(x, Tensor) and written(x._stamp) > made and op.saved(i):
-                        raise modified(op.name, i, _named(x), x._stamp)
-                if written(node._stamp) > made and op.saved(OUT):
-                    raise modified(op.name, OUT, _named(node), node._stamp)
+            if node._op is not None:
+                inputs = [
+                    (i, x, x._stamp) for i, x in enumerate(node._inputs) if isinstance(x, Tensor)
+                ]
+                refuse_if_stale(node._op, node, node._stamp, inputs, _named)
 
     def check_saved(self, node: Tensor) -> None:
         """Anomaly mode: refuse a node whose saved arrays changed behind topograd's back."""
@@ -147,11 +144,10 @@ class TensorKind:
         if found is None or node._op is None:
             return
         where, saved = found
-        for i, (now, then) in enumerate(zip(checksums(node), saved)):
-            position = OUT if i == len(saved) - 1 else i
-            if now != then and node._op.saved(position):
-                shown = node if position < 0 else node._inputs[position]
-                raise changed(node._op.name, position, _named(shown), where)  # type: ignore[arg-type]
+        position = first_changed(node._op, checksums(node), saved)
+        if position is not None:
+            shown = node if position == OUT else node._inputs[position]
+            raise changed(node._op.name, position, _named(shown), where)  # type: ignore[arg-type]
 
     def ieee(self) -> np.errstate:
         return np.errstate(all="ignore")  # inf - inf is nan, 1e308 * 10 is inf: no warning
