@@ -23,7 +23,7 @@ from typing import Any
 
 import numpy as np
 import torch
-from oracle import reference
+from oracle import reference, same
 
 import topograd as tg
 from topograd.autograd.registry import AWAY_FROM_ZERO, OPS, Case, Difference, Given, Op
@@ -65,18 +65,11 @@ class Result:
         )
 
 
-def identical(a: float, b: float) -> bool:
-    """The same IEEE number (any nan equals any nan): the sign of a zero counts."""
-    if a != a or b != b:
-        return a != a and b != b
-    return a == b and math.copysign(1.0, a) == math.copysign(1.0, b)
-
-
 def close(a: float, b: float, rel: float = 1e-12) -> bool:
     """Identical, or both finite, non-zero, of one sign and within ``rel`` of each other (or a
     few units apart where both are subnormal): another rounding of the same maths (libm's,
     NumPy's and PyTorch's kernels, or a formula written in another order)."""
-    if identical(a, b):
+    if same(a, b):
         return True
     if not (math.isfinite(a) and math.isfinite(b)) or a == 0.0 or b == 0.0:
         return False
@@ -362,7 +355,7 @@ def documents(d: Difference, result: Result) -> bool:
     result, its form, its place (the point, or anywhere) and its nature: inside ``region`` any
     answer, elsewhere only an answer of another kind than PyTorch's (``kind_of_number``), so
     that a rule that is merely wrong is never excused."""
-    if d.upstream is not None and not identical(d.upstream, result.upstream):
+    if d.upstream is not None and not same(d.upstream, result.upstream):
         return False
     if not result.what.startswith(d.what):
         return False

@@ -7,7 +7,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import NoReturn
 
-from ..disk import writable, write_all, write_atomically
+from ..disk import writable, write_all
 
 
 class Parser(argparse.ArgumentParser):
@@ -84,11 +84,3 @@ def write_outputs(files: dict[str, bytes]) -> None:
         raise UsageError(
             f"cannot write {error.filename or 'the output'}: {error.strerror}"
         ) from None
-
-
-def write(path: str, text: str) -> None:
-    """``text`` into the file ``path``, whole or not at all; a UsageError saying why not."""
-    try:
-        write_atomically(Path(path), text.encode("utf-8"))
-    except OSError as error:
-        raise UsageError(f"cannot write {path}: {error.strerror}") from None
