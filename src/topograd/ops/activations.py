@@ -40,9 +40,13 @@ SOFTPLUS_THRESHOLD = (
 )
 def relu(grad: Any, x: Any, out: Any) -> tuple[Any]:
     """1 where out > 0, and nothing elsewhere: 0 at 0, and 1 at nan (PyTorch tests out <= 0)"""
-    if is_number(out):  # an ordinary backward of a Value: the choice at once (a hot path)
-        return (floats.relu_backward(grad, out),)
-    return (relu_backward(grad, out),)
+    return (relu_selection(grad, out),)
+
+
+def relu_selection(grad: Any, out: Any) -> Any:
+    """``grad`` where relu's output ``out`` is positive, else +0.0: on numbers (an ordinary
+    backward of a Value, a hot path) the choice at once; else PyTorch's threshold_backward."""
+    return floats.relu_backward(grad, out) if is_number(out) else relu_backward(grad, out)
 
 
 @register(

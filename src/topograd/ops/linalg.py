@@ -15,9 +15,9 @@ from typing import Any
 
 from ..autograd.registry import ANY, VARIADIC, Case, Difference, register
 from . import floats
-from .activations import relu_backward
+from .activations import relu_selection
 from .floats import INF, NAN
-from .helpers import SUM_OF_ZEROS, SUM_OVERFLOW, is_number, shape_of
+from .helpers import SUM_OF_ZEROS, SUM_OVERFLOW, shape_of
 
 
 @register(
@@ -59,8 +59,7 @@ def affine(grad: Any, *args: Any) -> tuple[Any, ...]:
 )
 def neuron(grad: Any, *args: Any) -> tuple[Any, ...]:
     """affine's, where the output is positive; nothing where it is not (relu's selection)"""
-    out = args[-1]  # relu's selection: at once on numbers, PyTorch's threshold_backward on nodes
-    g = floats.relu_backward(grad, out) if is_number(out) else relu_backward(grad, out)
+    g = relu_selection(grad, args[-1])
     n = (len(args) - 2) // 2
     return (*[g * x for x in args[n : 2 * n]], *[g * w for w in args[:n]], g)
 
