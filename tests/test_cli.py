@@ -132,6 +132,7 @@ BAD_INPUT = [
     (["train", "--dataset", "spiral", "--points", "2", "--steps", "1"], "from 8 to 10000"),
     (["train", "--dataset", "digits", "--seed", "-1"], "must be 0 or more"),
     (["train", "--dataset", "digits", "--engine", "scalar"], "tensor engine"),
+    (["train", "--dataset", "digits", "--compare"], "--compare"),
     (["grad", "x\udcff", "x=1"], "not text"),
     (["check", "--points", "0"], "at least 1"),
 ]

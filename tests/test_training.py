@@ -250,9 +250,19 @@ def test_train_command_on_the_tensor_engine(tmp_path: Path) -> None:
     assert plot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     model = tg.nn.Sequential(tg.nn.Linear(64, 64), tg.nn.ReLU(), tg.nn.Linear(64, 10))
     model.load(saved)
-    result = topograd("train", "--dataset", "moons", "--engine", "tensor", "--steps", "20")
-    assert result.returncode == 0, result.stderr
-    assert "the tensor engine is" in result.stdout and "x faster" in result.stdout
+
+
+def test_train_runs_the_engine_it_names_and_compares_only_when_asked() -> None:
+    alone = topograd("train", "--dataset", "moons", "--engine", "tensor", "--steps", "20")
+    assert alone.returncode == 0, alone.stderr
+    assert "tensor engine" in alone.stdout and "scalar" not in alone.stdout
+    for engine in ("tensor", "scalar"):
+        both = topograd("train", "--engine", engine, "--steps", "20", "--compare")
+        assert both.returncode == 0, both.stderr
+        race = both.stdout.splitlines()[-1]
+        assert race.startswith("the same run on both engines: scalar ")
+        assert float(race.split("agree to ")[1]) < 1e-12
+        assert f"{engine} engine" in both.stdout.splitlines()[0]
 
 
 def test_digits_without_scikit_learn_say_how_to_install_it() -> None:

@@ -13,6 +13,7 @@ from .common import UsageError, between, check_output, natural, write_outputs
 
 if TYPE_CHECKING:
     from ..nn.module import Module
+    from ..train.recipe import Run
 
 PLOT_FORMATS = (".png", ".pdf", ".svg", ".jpg", ".jpeg")
 
@@ -28,7 +29,8 @@ def add(commands: Any) -> None:
         description="Train MLP(2, [16, 16, 1]) (more outputs for more classes) on a small 2-D "
         "dataset with micrograd's demo recipe: full batch, hinge (or cross-entropy) loss plus "
         "1e-4 * L2, SGD with the learning rate falling linearly, on scalar Values or, with "
-        "--engine tensor, on Tensors (then also timing the scalar run). --dataset digits trains "
+        "--engine tensor, on Tensors (--compare runs it on both and times them). --dataset digits "
+        "trains "
         "an MLP 64-64-10 on scikit-learn's 8x8 digits on Tensors. A progress bar, the final "
         "accuracy, and optionally a plot and the saved model.",
     )
@@ -38,6 +40,12 @@ def add(commands: Any) -> None:
         choices=["scalar", "tensor"],
         default=None,
         help="scalar Values or NumPy Tensors (default: scalar; the digits: tensor)",
+    )
+    train.add_argument(
+        "--compare",
+        action="store_true",
+        help="run the same training on the other engine too: time per step of each, and how "
+        "far their losses differ",
     )
     train.add_argument(
         "--steps",
@@ -100,6 +108,8 @@ def run(args: argparse.Namespace) -> int:
         _need_matplotlib()
     if args.dataset == "digits" and args.engine == "scalar":
         raise UsageError("the digits train on the tensor engine: --engine tensor")
+    if args.dataset == "digits" and args.compare:
+        raise UsageError("--compare races the engines on a 2-D dataset; the digits train on one")
     try:
         return _digits(args) if args.dataset == "digits" else _two_d(args)
     except (OSError, ValueError) as error:  # a file that cannot be written, a bad dataset size
@@ -123,14 +133,10 @@ def _two_d(args: argparse.Namespace) -> int:
         f"final loss {run.losses[-1]:.4f}, accuracy {accuracy:.0%} ({round(accuracy * n)} of "
         f"{n} points), {_ms(run.seconds):.2f} ms per step"
     )
-    if args.engine == "tensor":
-        scalar = train(args.dataset, steps, args.seed, args.points)  # the same run, for the race
-        gap = max(abs(a - b) for a, b in zip(scalar.losses, run.losses, strict=True))
-        print(
-            f"the scalar engine took {_ms(scalar.seconds):.1f} ms per step on the same run: the "
-            f"tensor engine is {_ms(scalar.seconds) / _ms(run.seconds):.0f}x faster (losses "
-            f"agree to {gap:.1g})"
-        )
+    if args.compare:
+        other = "scalar" if args.engine == "tensor" else "tensor"
+        twin = train(args.dataset, steps, args.seed, args.points, other, progress(steps))
+        _race({args.engine: run, other: twin})
     outputs = {}
     if args.plot:
         engine = " on Tensors" if args.engine == "tensor" else ""
@@ -151,6 +157,17 @@ def _write(outputs: dict[str, bytes], model: Module, args: argparse.Namespace) -
     write_outputs(outputs)
     if args.save:
         print(f"model saved to {args.save}")
+
+
+def _race(runs: dict[str, Run]) -> None:
+    """The same training on both engines: time per step of each, and how far the losses differ."""
+    scalar, tensor = runs["scalar"], runs["tensor"]
+    gap = max(abs(a - b) for a, b in zip(scalar.losses, tensor.losses, strict=True))
+    print(
+        f"the same run on both engines: scalar {_ms(scalar.seconds):.2f} ms per step, tensor "
+        f"{_ms(tensor.seconds):.2f} ms per step, the tensor engine "
+        f"{_ms(scalar.seconds) / _ms(tensor.seconds):.1f}x as fast; the losses agree to {gap:.1g}"
+    )
 
 
 def _ms(seconds: list[float]) -> float:
