@@ -36,6 +36,8 @@ def test_accepted_expressions_evaluate_as_maths_says(text, values, expected) -> 
     assert out.data == pytest.approx(expected, rel=1e-15)
 
 
+ITALIC_X = "\U0001d465"  # folds to x
+ITALIC_TANH = "\U0001d461\U0001d44e\U0001d45b\u210e"  # folds to tanh
 REFUSED = [
     ("a.b", "attributes (a.b) are not allowed (at column 1)"),
     ("x.__class__", "attributes"),
@@ -87,6 +89,23 @@ REFUSED = [
     ("+".join(["x"] * 150) + "*" + "*".join(["y"] * 150), f"more than {MAX_NODES} parts"),
     ("-" * 990 + "x", "nested"),
     ("   a.b", "(at column 4)"),
+    # columns count characters, not the UTF-8 bytes ast counts
+    ("é + f(x)", "unknown function 'f'; the functions are: relu, leaky_relu, "),
+    ("é + f(x)", "(at column 5)"),
+    ("ééé.b", "(at column 1)"),
+    (" λ + μ.b", "(at column 6)"),
+    ("é + é é", "syntax error: invalid syntax (at column 7)"),
+    ("x +", "syntax error: invalid syntax (at the end)"),
+    # names are not silently folded: a mathematical italic x would be bound as x
+    (f"{ITALIC_X} * 2", f"the name {ITALIC_X} would be read as x (Python folds names with NFKC)"),
+    (f"{ITALIC_X} * 2", "NFKC): write x, or a name without such letters (at column 1)"),
+    ("y + ﬁ", "the name ﬁ would be read as fi (Python folds names with NFKC): write fi, "),
+    ("y + ﬁ", "(at column 5)"),
+    (f"{ITALIC_TANH}(x)", f"the name {ITALIC_TANH} would be read as tanh"),
+    # the tokenizer's warnings are the syntax errors they are, not lines on stderr
+    ("1if 1else 2", "syntax error: invalid decimal literal (at column 1)"),
+    ("0x1for", "syntax error: invalid hexadecimal literal"),
+    ("1is 2", "syntax error: invalid decimal literal"),
 ]
 
 

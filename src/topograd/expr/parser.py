@@ -19,6 +19,8 @@ from __future__ import annotations
 
 import ast
 import math
+import threading
+import warnings
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -91,18 +93,33 @@ class ExpressionError(ValueError):
     """The text is not an expression topograd accepts; the message says why and where."""
 
 
-def _refuse(node: ast.AST, what: str) -> ExpressionError:
-    column = getattr(node, "col_offset", -1) + 1
-    return ExpressionError(f"{what} (at column {column})" if column > 0 else what)
+class _RefusalError(Exception):
+    """A node off the whitelist; ``parse`` turns it into an ExpressionError saying where."""
+
+    def __init__(self, node: ast.AST | None, what: str) -> None:
+        super().__init__(what)
+        self.node, self.what = node, what
+
+    def error(self, parsed: str, shift: int) -> ExpressionError:
+        """``ast`` counts columns in UTF-8 bytes of the parsed (stripped) text; users count
+        characters of the text as typed."""
+        offset = getattr(self.node, "col_offset", None)
+        if offset is None:
+            return ExpressionError(self.what)
+        column = shift + _characters(parsed, offset) + 1
+        return ExpressionError(f"{self.what} (at column {column})")
 
 
-def _shifted(error: ExpressionError, shift: int) -> ExpressionError:
-    """The same refusal with its column counted in the text as typed (before stripping)."""
-    message = str(error)
-    head, sep, column = message.rpartition(" (at column ")
-    if not sep or not shift:
-        return error
-    return ExpressionError(f"{head} (at column {int(column.rstrip(')')) + shift})")
+def _characters(text: str, utf8_offset: int) -> int:
+    """How many characters of ``text`` its first ``utf8_offset`` UTF-8 bytes hold."""
+    return len(text.encode("utf-8")[:utf8_offset].decode("utf-8", errors="ignore"))
+
+
+def _as_typed(node: ast.Name, parsed: str) -> str:
+    """The name as the user typed it; ``id`` holds it folded by NFKC, as Python folds names (a
+    mathematical italic x reads as x)."""
+    raw = parsed.encode("utf-8")[node.col_offset : node.end_col_offset]
+    return raw.decode("utf-8")
 
 
 @dataclass(frozen=True)
@@ -204,23 +221,35 @@ def parse(text: str) -> Expression:
             f"the expression holds a character that is not text (at column {error.start + 1})"
         ) from None
     shift = len(text) - len(text.lstrip())  # ast refuses leading blanks; columns count them
+    parsed = text.strip()
     try:
-        tree = ast.parse(text.strip(), mode="eval").body
-    except SyntaxError as error:
-        where = f" (at column {error.offset + shift})" if error.offset else ""
-        raise ExpressionError(f"syntax error: {error.msg}{where}") from None
+        tree = _parsed(parsed)
+    except SyntaxError as error:  # its offset counts characters, from 1; 0 at the very end
+        where = f"at column {error.offset + shift}" if error.offset else "at the end"
+        raise ExpressionError(f"syntax error: {error.msg} ({where})") from None
     except (RecursionError, MemoryError):
         raise ExpressionError(
             f"the expression is nested too deeply; at most {MAX_DEPTH} levels"
         ) from None
     try:
-        names = _checked_names(tree)
-    except ExpressionError as error:
-        raise _shifted(error, shift) from None
+        names = _checked_names(tree, parsed)
+    except _RefusalError as refusal:
+        raise refusal.error(parsed, shift) from None
     return Expression(text, tree, names)
 
 
-def _checked_names(tree: ast.expr) -> tuple[str, ...]:
+_WARNINGS = threading.Lock()  # warning filters are global to the process
+
+
+def _parsed(text: str) -> ast.expr:
+    """``ast.parse``, with the warnings Python's tokenizer gives (``1if`` is an "invalid
+    decimal literal") raised as the syntax errors they are, never printed to stderr."""
+    with _WARNINGS, warnings.catch_warnings():
+        warnings.simplefilter("error")
+        return ast.parse(text, mode="eval").body
+
+
+def _checked_names(tree: ast.expr, parsed: str) -> tuple[str, ...]:
     """Check every node of the tree, without recursion; the names in order of appearance."""
     names: dict[str, None] = {}
     count = 0
@@ -229,43 +258,51 @@ def _checked_names(tree: ast.expr) -> tuple[str, ...]:
         node, depth = todo.pop()
         count += 1
         if count > MAX_NODES:
-            raise ExpressionError(f"the expression has more than {MAX_NODES} parts")
+            raise _RefusalError(None, f"the expression has more than {MAX_NODES} parts")
         if depth > MAX_DEPTH:
-            raise _refuse(node, f"the expression is nested more than {MAX_DEPTH} levels deep")
-        for child in _check(node, names):
+            raise _RefusalError(node, f"the expression is nested more than {MAX_DEPTH} levels deep")
+        for child in _check(node, names, parsed):
             todo.append((child, depth + 1))
     return tuple(names)
 
 
-def _check(node: ast.AST, names: dict[str, None]) -> list[ast.AST]:
+def _check(node: ast.AST, names: dict[str, None], parsed: str) -> list[ast.AST]:
     """Refuse anything off the whitelist; return the children to check next."""
+    for name in _names_in(node):
+        typed = _as_typed(name, parsed)
+        if typed != name.id:
+            raise _RefusalError(
+                name,
+                f"the name {typed} would be read as {name.id} (Python folds names with NFKC): "
+                f"write {name.id}, or a name without such letters",
+            )
     if isinstance(node, ast.Constant):
         if type(node.value) not in (int, float):
-            raise _refuse(
+            raise _RefusalError(
                 node, f"only numbers are allowed, not {type(node.value).__name__} literals"
             )
         return []
     if isinstance(node, ast.Name):
         if node.id in functions():
-            raise _refuse(node, f"{node.id} is a function: call it as {node.id}(...)")
+            raise _RefusalError(node, f"{node.id} is a function: call it as {node.id}(...)")
         names.setdefault(node.id)
         return []
     if isinstance(node, ast.BinOp):
         if type(node.op) not in operators():
-            raise _refuse(
+            raise _RefusalError(
                 node, f"the operator {_operator(node.op)} is not allowed; use {operator_list()}"
             )
         return [node.right, node.left]
     if isinstance(node, ast.UnaryOp):
         if type(node.op) not in _UNARY:
-            raise _refuse(
+            raise _RefusalError(
                 node, f"the operator {_operator(node.op)} is not allowed; use {operator_list()}"
             )
         return [node.operand]
     if isinstance(node, ast.Call):
         return [_check_call(node)]
     what = _REFUSED.get(type(node), type(node).__name__)
-    raise _refuse(
+    raise _RefusalError(
         node, f"{what} are not allowed" if what != type(node).__name__ else f"{what} is not allowed"
     )
 
@@ -274,23 +311,36 @@ def _check_call(node: ast.Call) -> ast.expr:
     if isinstance(node.func, ast.Attribute):
         method = node.func.attr
         if method in functions():
-            raise _refuse(node, f"methods are not allowed; write {method}(...) around the operand")
-        raise _refuse(node, "attributes (a.b) are not allowed")
+            raise _RefusalError(
+                node, f"methods are not allowed; write {method}(...) around the operand"
+            )
+        raise _RefusalError(node, "attributes (a.b) are not allowed")
     if not isinstance(node.func, ast.Name):
-        raise _refuse(node, "only the built-in functions can be called: " + ", ".join(functions()))
+        raise _RefusalError(
+            node, "only the built-in functions can be called: " + ", ".join(functions())
+        )
     name = node.func.id
     if name not in functions():
-        raise _refuse(
+        raise _RefusalError(
             node, f"unknown function {name!r}; the functions are: {', '.join(functions())}"
         )
     if node.keywords:
-        raise _refuse(node.keywords[0], f"{name}() takes no keyword arguments")
+        raise _RefusalError(node.keywords[0], f"{name}() takes no keyword arguments")
     for arg in node.args:
         if isinstance(arg, ast.Starred):
-            raise _refuse(arg, "starred arguments are not allowed")
+            raise _RefusalError(arg, "starred arguments are not allowed")
     if len(node.args) != 1:
-        raise _refuse(node, f"{name}() takes exactly one argument, got {len(node.args)}")
+        raise _RefusalError(node, f"{name}() takes exactly one argument, got {len(node.args)}")
     return node.args[0]
+
+
+def _names_in(node: ast.AST) -> list[ast.Name]:
+    """The names ``node`` spells itself: a variable, or the function a call names."""
+    if isinstance(node, ast.Name):
+        return [node]
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+        return [node.func]
+    return []
 
 
 def _operator(op: ast.AST) -> str:
