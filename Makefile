@@ -22,6 +22,7 @@ bench: $(VENV)/.bench
 	$(BIN)/python benchmarks/tensor_race.py
 	$(BIN)/python benchmarks/anomaly_cost.py
 	$(BIN)/python benchmarks/layout_speed.py
+	$(BIN)/python benchmarks/hostile_load.py
 	$(BIN)/python benchmarks/import_time.py
 
 $(VENV)/bin/python:

@@ -3,7 +3,10 @@ baseline commit side by side (each in fresh processes, in turns), and Graphviz `
 same graphs where it is installed (given 120 s).
 
 Graphs: a random expression DAG with shared nodes and long edges, and micrograd's neuron
-graph, each of about 500 and 750 nodes (layout_step.py).
+graph, each of about 500 and 750 nodes; then typed expressions as large as the parser accepts:
+one leaf used by 199 operations, a hundred names each used twice far apart, and 30 random ones
+at the parser's limits, of which the slowest is shown (layout_step.py). The bar: every accepted
+expression drawn in under 0.3 s.
 
     python benchmarks/layout_speed.py [--rounds 3] [--baseline REV | --no-baseline]
 """
@@ -57,6 +60,28 @@ def main() -> None:
             times = [statistics.median(r[key]["seconds"] for r in results[lb]) for lb in labels]
             cells = " | ".join(f"{t:.2f} s" for t in times)
             print(f"| {name} | {size} | {cells} | {dot_seconds(tg.to_dot(make(n)))} |", flush=True)
+    print()
+    print(f"| typed expression | nodes | {' | '.join(labels)} | SVG size |")
+    print(f"|---|---|{'---|' * len(labels)}---|")
+    medians = {
+        lb: {
+            k: statistics.median(r[k]["seconds"] for r in results[lb])
+            for k in layout_step.EXPRESSIONS
+        }
+        for lb in labels
+    }
+    slowest = max((k for k in layout_step.EXPRESSIONS if k.startswith("random")),
+                  key=medians[labels[0]].__getitem__)  # fmt: skip
+    shown = [k for k in layout_step.EXPRESSIONS if not k.startswith("random")] + [slowest]
+    for key in shown:
+        first = results[labels[0]][0][key]
+        name = (
+            f"slowest of {layout_step.RANDOM_EXPRESSIONS} random ({key})" if key == slowest else key
+        )
+        cells = " | ".join(f"{medians[lb][key]:.3f} s" for lb in labels)
+        print(f"| {name} | {first['nodes']} | {cells} | {first['svg bytes'] / 1e3:.0f} kB |")
+    worst = max(medians[labels[0]].values())
+    print(f"\nthe slowest accepted expression drawn: {worst:.3f} s (bar: 0.3 s)")
 
 
 if __name__ == "__main__":

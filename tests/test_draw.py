@@ -12,7 +12,7 @@ import pytest
 import topograd as tg
 from topograd.cli.demo import lesson_graph
 from topograd.viz.draw import to_dot, to_svg
-from topograd.viz.layout import VERTEX_GAP, layout
+from topograd.viz.layout import LONG, VERTEX_GAP, layout
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -131,6 +131,46 @@ def test_layout_flows_left_to_right_without_overlaps(seed: int) -> None:
     for v, (x, y) in placed.centres.items():
         assert sizes[v][0] / 2 - 1e-9 <= x <= placed.width - sizes[v][0] / 2 + 1e-9
         assert sizes[v][1] / 2 - 1e-9 <= y <= placed.height - sizes[v][1] / 2 + 1e-9
+
+
+@pytest.mark.parametrize("n", [20, 120])
+def test_edges_from_one_vertex_run_together_and_level(n: int) -> None:
+    """x used by every operation of a chain (x ** x ** ... ** x): its long edges share one run
+    (a bus) in one lane outside the vertices, instead of n lines through every layer; each
+    route bends a few times, not once per layer it passes."""
+    sizes = {"x": (40.0, 40.0), **{f"c{i}": (60.0, 50.0) for i in range(n)}}
+    edges = [(f"c{i}", f"c{i + 1}") for i in range(n - 1)] + [("x", f"c{i}") for i in range(n)]
+    placed = layout(sizes, edges)
+    assert all(len(route) <= 6 for route in placed.routes)
+    laned = [route for (u, _), route in zip(edges, placed.routes) if u == "x" and len(route) == 6]
+    assert len(laned) >= n - LONG
+    assert len({route[2][1] for route in laned}) == 1  # one lane
+    lane = laned[0][2][1]
+    tops = [placed.centres[v][1] - h / 2 for v, (_, h) in sizes.items()]
+    bottoms = [placed.centres[v][1] + h / 2 for v, (_, h) in sizes.items()]
+    assert lane < min(tops) or lane > max(bottoms)
+    assert placed.height < 3 * 50.0 + 2 * VERTEX_GAP
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_long_edges_cross_no_vertex(seed: int) -> None:
+    """An edge across more than LONG layers runs in a lane: each piece of its route (an
+    S-curve inside the box its two points span) keeps clear of every vertex but its ends."""
+    sizes, edges = random_dag(80, seed)
+    placed = layout(sizes, edges)
+    x_of = {v: placed.centres[v][0] for v in sizes}
+    long = [(u, v, r) for (u, v), r in zip(edges, placed.routes) if len(r) == 6]
+    assert long  # the random graphs have far edges
+    for u, v, route in long:
+        for (ax, ay), (bx, by) in itertools.pairwise(route):
+            for w, (cx, cy) in placed.centres.items():
+                if w in (u, v):
+                    continue
+                half_w, half_h = sizes[w][0] / 2 - 1e-9, sizes[w][1] / 2 - 1e-9  # touching is clear
+                apart_x = max(ax, bx) <= cx - half_w or min(ax, bx) >= cx + half_w
+                apart_y = max(ay, by) <= cy - half_h or min(ay, by) >= cy + half_h
+                assert apart_x or apart_y, (u, v, w)
+        assert x_of[u] < x_of[v]
 
 
 def test_layout_of_nothing_but_one_vertex() -> None:

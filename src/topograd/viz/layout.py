@@ -2,10 +2,14 @@
 
 1. Layers: each vertex one layer right of its furthest predecessor; sources are then pulled
    right, next to their first user, so that constants do not stretch across the page.
-2. Edges longer than one layer get a dummy vertex per layer crossed, so that they are ordered
-   and routed like the others.
+2. Edges across a few layers get a dummy vertex per layer crossed, so that they are ordered
+   and routed like the others; edges leaving one vertex share their dummies while they run
+   side by side (a bus). An edge across more than ``LONG`` layers (a name used again far
+   away) takes no part in the layers: it runs in a lane above or below the drawing
+   (``lanes.py``), so that its cost and its crossings do not grow with its length.
 3. Order within layers: barycentre sweeps, right then left, keeping the order with the fewest
-   crossings (counted by inversions, O(E log E) per pair of layers).
+   crossings (counted by inversions, O(E log E) per pair of layers); they stop as soon as a
+   round trip finds no fewer.
 4. Coordinates: layers side by side; in a layer, vertices move towards the mean height of their
    neighbours while keeping their order and a minimum gap.
 
@@ -25,15 +29,19 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from itertools import pairwise
 
+from .lanes import route_long
+
 LAYER_GAP = 48.0  # horizontal space between layers
 VERTEX_GAP = 18.0  # vertical space between vertices of a layer
-SWEEPS = 12
+LONG = 4  # layers an edge may cross among the vertices; a longer one runs in a lane
+ROUND_TRIPS = 6  # of barycentre sweeps, at most
+LEVEL = 2.0  # a route within this height of its last bend runs level
 
 
 @dataclass(frozen=True)
 class Placed:
     centres: dict[str, tuple[float, float]]  # every vertex's centre
-    routes: list[list[tuple[float, float]]]  # per edge, in input order: the points it runs through
+    routes: list[list[tuple[float, float]]]  # per edge, in input order: the points it bends at
     width: float
     height: float
 
@@ -41,11 +49,26 @@ class Placed:
 def layout(sizes: Mapping[str, tuple[float, float]], edges: Sequence[tuple[str, str]]) -> Placed:
     """Place vertices of the given (width, height) and route the edges, sources on the left."""
     layer = _layers(list(sizes), edges)
-    chains, size = _with_dummies(edges, layer, sizes)
+    long = {k for k, (u, v) in enumerate(edges) if layer[v] - layer[u] > LONG}
+    chains, size = _with_dummies([e for k, e in enumerate(edges) if k not in long], layer, sizes)
     layers = _order(_initial_layers(layer, chains), chains)
-    centres, width, height = _coordinates(layers, chains, size)
-    routes = [[centres[v] for v in chain] for chain in chains]
-    return Placed({v: centres[v] for v in sizes}, routes, width, height)
+    centres, columns, height = _coordinates(layers, chains, size)
+    low = min(layer.values(), default=0)
+    # a long edge's lane runs from the left of the layer after its source to the right of the
+    # layer before its target
+    far = [
+        (k, u, v, columns[layer[u] - low + 1][0], columns[layer[v] - low - 1][1])
+        for k, (u, v) in enumerate(edges)
+        if k in long
+    ]
+    laned = route_long(far, centres, {v: columns[layer[v] - low] for v in sizes}, height)
+    near = (_bends([centres[v] for v in chain]) for chain in chains)
+    routes = [
+        laned.routes[k] if k in long else [(x, y + laned.shift) for x, y in next(near)]
+        for k in range(len(edges))
+    ]
+    placed = {v: (centres[v][0], centres[v][1] + laned.shift) for v in sizes}
+    return Placed(placed, routes, columns[-1][1] if columns else 0.0, laned.height)
 
 
 def _layers(vertices: list[str], edges: Sequence[tuple[str, str]]) -> dict[str, int]:
@@ -84,13 +107,14 @@ def _with_dummies(
     layer: dict[str, int],
     sizes: Mapping[str, tuple[float, float]],
 ) -> tuple[list[list[str]], dict[str, tuple[float, float]]]:
-    """Each edge as a chain of vertices one layer apart; dummies are thin and short."""
+    """Each edge as a chain of vertices one layer apart; edges from one vertex share the dummy
+    of each layer they cross (a bus). Dummies are thin and short."""
     size = dict(sizes)
     chains = []
-    for k, (u, v) in enumerate(edges):
+    for u, v in edges:
         chain = [u]
         for step in range(layer[u] + 1, layer[v]):
-            dummy = f"\0{k}.{step}"
+            dummy = f"\0{u}\0{step}"
             layer[dummy] = step
             size[dummy] = (0.0, 6.0)
             chain.append(dummy)
@@ -106,27 +130,36 @@ def _initial_layers(layer: dict[str, int], chains: list[list[str]]) -> list[list
     return layers
 
 
+def _segments(chains: list[list[str]]) -> list[tuple[str, str]]:
+    """Each step of each chain, a bus's steps once (x * x keeps both of its edges)."""
+    segments, shared = [], set()
+    for chain in chains:
+        for segment in pairwise(chain):
+            if len(chain) == 2 or segment not in shared:
+                segments.append(segment)
+                shared.add(segment)
+    return segments
+
+
 def _order(layers: list[list[str]], chains: list[list[str]]) -> list[list[str]]:
     """Barycentre sweeps; the best order seen by crossing count."""
     up: dict[str, list[str]] = defaultdict(list)
     down: dict[str, list[str]] = defaultdict(list)
-    for chain in chains:
-        for a, b in pairwise(chain):
-            down[a].append(b)
-            up[b].append(a)
+    for a, b in _segments(chains):
+        down[a].append(b)
+        up[b].append(a)
     best, fewest = [list(layer) for layer in layers], _crossings(layers, down)
-    for sweep in range(SWEEPS):
-        rightwards = sweep % 2 == 0
-        indices = range(1, len(layers)) if rightwards else range(len(layers) - 2, -1, -1)
-        for i in indices:
-            fixed = layers[i - 1] if rightwards else layers[i + 1]
-            position = {v: p for p, v in enumerate(fixed)}
-            neighbours = up if rightwards else down
-            layers[i] = _by_barycentre(layers[i], neighbours, position)
-        if not rightwards:  # after each round trip
-            count = _crossings(layers, down)
-            if count < fewest:
-                best, fewest = [list(layer) for layer in layers], count
+    for _ in range(ROUND_TRIPS if fewest else 0):
+        for i in range(1, len(layers)):  # rightwards: edges arrive from the fixed layer
+            position = {v: p for p, v in enumerate(layers[i - 1])}
+            layers[i] = _by_barycentre(layers[i], up, position)
+        for i in range(len(layers) - 2, -1, -1):  # leftwards: edges leave to the fixed layer
+            position = {v: p for p, v in enumerate(layers[i + 1])}
+            layers[i] = _by_barycentre(layers[i], down, position)
+        count = _crossings(layers, down)
+        if count >= fewest:
+            break
+        best, fewest = [list(layer) for layer in layers], count
     return best
 
 
@@ -179,27 +212,28 @@ def _coordinates(
     layers: list[list[str]],
     chains: list[list[str]],
     size: Mapping[str, tuple[float, float]],
-) -> tuple[dict[str, tuple[float, float]], float, float]:
+) -> tuple[dict[str, tuple[float, float]], list[tuple[float, float]], float]:
+    """Every centre, each layer's left and right, and the height of the whole."""
     neighbours: dict[str, list[str]] = defaultdict(list)
-    for chain in chains:
-        for a, b in pairwise(chain):
-            neighbours[a].append(b)
-            neighbours[b].append(a)
+    for a, b in _segments(chains):
+        neighbours[a].append(b)
+        neighbours[b].append(a)
     ys = {v: y for layer in layers for v, y in _stacked(layer, size).items()}
     for _ in range(8):
         for layer in layers:
             wanted = {v: _mean([ys[n] for n in neighbours[v]], ys[v]) for v in layer}
             ys.update(_spread(layer, wanted, size))
     top = min((ys[v] - size[v][1] / 2 for v in ys), default=0.0)
-    xs, x = {}, 0.0
+    xs, x, columns = {}, 0.0, []
     for layer in layers:
         width = max((size[v][0] for v in layer), default=0.0)
         for v in layer:
             xs[v] = x + width / 2
+        columns.append((x, x + width))
         x += width + LAYER_GAP
     bottom = max((ys[v] + size[v][1] / 2 for v in ys), default=0.0)
     centres = {v: (xs[v], ys[v] - top) for v in ys}
-    return centres, max(0.0, x - LAYER_GAP), bottom - top
+    return centres, columns, bottom - top
 
 
 def _stacked(layer: list[str], size: Mapping[str, tuple[float, float]]) -> dict[str, float]:
@@ -233,3 +267,13 @@ def _spread(
         ys[i] = max(ys[i], ys[i - 1] + g)
     shift = _mean(want, 0.0) - _mean(ys, 0.0)
     return {v: y + shift for v, y in zip(layer, ys)}
+
+
+def _bends(points: list[tuple[float, float]]) -> list[tuple[float, float]]:
+    """The route with each level run (along dummies, within ``LEVEL`` of the height where it
+    started) cut to its ends: the drawing passes straight through it anyway."""
+    kept = points[:1]
+    for (x, y), (_, after) in pairwise(points[1:]):
+        if abs(y - kept[-1][1]) > LEVEL or abs(after - kept[-1][1]) > LEVEL:
+            kept.append((x, y))
+    return [*kept, points[-1]] if len(points) > 1 else kept
