@@ -6,6 +6,10 @@ from __future__ import annotations
 import io
 import json
 import os
+import shutil
+import subprocess
+import sys
+import tempfile
 import zipfile
 from collections.abc import Callable
 from pathlib import Path
@@ -151,13 +155,51 @@ def test_a_bad_file_is_a_value_error_naming_it_and_the_model_is_unchanged(
     assert all(np.array_equal(before[k], after[k]) for k in before)
 
 
+AS_NOBODY = """
+import os, sys
+import numpy as np
+import topograd as tg
+model = tg.nn.Linear(3, 2, seed=5)
+tg.nn.Linear(3, 2).load(sys.argv[2])  # loads every module loading needs while root may
+os.setgid(65534)  # root reads any file: drop to nobody
+os.setuid(65534)
+before = {k: v.copy() for k, v in model.state_dict().items()}
+try:
+    model.load(sys.argv[1])
+except ValueError as error:
+    print(f"ValueError: {error}")
+after = model.state_dict()
+print("unchanged" if all(np.array_equal(before[k], after[k]) for k in before) else "changed")
+"""
+
+
 def test_an_unreadable_file_is_a_value_error(tmp_path: Path) -> None:
-    if os.geteuid() == 0:
-        pytest.skip("root reads any file: no permission can be taken away here")
-    path = _good(tmp_path / "m.json")
-    path.chmod(0)
-    with pytest.raises(ValueError, match="cannot read"):
-        linear().load(path)
+    """A file without read permission, for real: as an ordinary user, chmod 0; as root (who
+    reads anything), in a child that gives up root for nobody before loading."""
+    if os.geteuid() != 0:
+        path = _good(tmp_path / "m.json")
+        path.chmod(0)
+        with pytest.raises(ValueError, match="cannot read"):
+            linear().load(path)
+        return
+    folder = Path(tempfile.mkdtemp())  # nobody may pass through it, not list or read it
+    try:
+        folder.chmod(0o711)
+        path, readable = _good(folder / "m.json"), _good(tmp_path / "good.json")
+        path.chmod(0o600)
+        result = subprocess.run(
+            [sys.executable, "-c", AS_NOBODY, str(path), str(readable)],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        assert result.returncode == 0, result.stderr
+        error, state = result.stdout.splitlines()
+        assert error.startswith("ValueError:") and str(path) in error and "cannot read" in error
+        assert "Permission denied" in error
+        assert state == "unchanged"
+    finally:
+        shutil.rmtree(folder)
 
 
 @pytest.mark.parametrize("suffix", [".json", ".npz"])
