@@ -256,9 +256,11 @@ def test_train_runs_the_engine_it_names_and_compares_only_when_asked() -> None:
     alone = topograd("train", "--dataset", "moons", "--engine", "tensor", "--steps", "20")
     assert alone.returncode == 0, alone.stderr
     assert "tensor engine" in alone.stdout and "scalar" not in alone.stdout
+    assert alone.stderr.count("step 20/20") == 1  # one training (progress to a pipe: lines)
     for engine in ("tensor", "scalar"):
         both = topograd("train", "--engine", engine, "--steps", "20", "--compare")
         assert both.returncode == 0, both.stderr
+        assert both.stderr.count("step 20/20") == 2
         race = both.stdout.splitlines()[-1]
         assert race.startswith("the same run on both engines: scalar ")
         assert float(race.split("agree to ")[1]) < 1e-12

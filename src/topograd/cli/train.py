@@ -66,10 +66,13 @@ def add(commands: Any) -> None:
 
 
 def progress(steps: int) -> Callable[[Iterable[int]], Any]:
-    """tqdm's bar where tqdm is installed; else a line every tenth of the way."""
+    """tqdm's bar on a terminal where tqdm is installed; else (a log, a pipe) a line every tenth
+    of the way."""
     try:
         from tqdm import tqdm
     except ImportError:
+        tqdm = None
+    if tqdm is None or not sys.stderr.isatty():
         return lambda steps_range: _Every(steps_range, max(1, steps // 10))
     return lambda steps_range: tqdm(
         steps_range, desc="training", unit="step", ncols=90, mininterval=0.25
