@@ -23,6 +23,9 @@ ACCEPTED = [
     ("1e3 * 0.5 + .25", {}, 500.25),
     ("  x + 1  ", {"x": 1}, 2.0),
     ("(x\n + 1)", {"x": 1}, 2.0),
+    ("(x\n+ y)", {"x": 1, "y": 2}, 3.0),
+    ("(éééééé\n+ y)", {"éééééé": 1, "y": 2}, 3.0),
+    ("\tx\r\n", {"x": 1}, 1.0),
     ("9**9**9", {}, math.inf),
     ("1/0", {}, math.inf),
     ("log(0)", {}, -math.inf),
@@ -95,17 +98,26 @@ REFUSED = [
     ("ééé.b", "(at column 1)"),
     (" λ + μ.b", "(at column 6)"),
     ("é + é é", "syntax error: invalid syntax (at column 7)"),
-    ("x +", "syntax error: invalid syntax (at the end)"),
+    ("x +", "syntax error: invalid syntax"),
     # names are not silently folded: a mathematical italic x would be bound as x
     (f"{ITALIC_X} * 2", f"the name {ITALIC_X} would be read as x (Python folds names with NFKC)"),
     (f"{ITALIC_X} * 2", "NFKC): write x, or a name without such letters (at column 1)"),
     ("y + ﬁ", "the name ﬁ would be read as fi (Python folds names with NFKC): write fi, "),
     ("y + ﬁ", "(at column 5)"),
     (f"{ITALIC_TANH}(x)", f"the name {ITALIC_TANH} would be read as tanh"),
-    # the tokenizer's warnings are the syntax errors they are, not lines on stderr
-    ("1if 1else 2", "syntax error: invalid decimal literal (at column 1)"),
-    ("0x1for", "syntax error: invalid hexadecimal literal"),
-    ("1is 2", "syntax error: invalid decimal literal"),
+    ("e\u0301 + 1", "the name e\u0301 (U+0065 U+0301) would be read as \u00e9 (U+00E9)"),
+    ("\U0001d5c2\U0001d5bf + 1", "would be read as if, a keyword: choose another name"),
+    # what Python's tokenizer only warns about is refused, not a line on stderr
+    ("1if 1else 2", "syntax error: the number 1 runs into if; put an operator or a space"),
+    ("1if 1else 2", "between them (at column 1)"),
+    ("0x1for", "the number 0x1f runs into or"),
+    ("x + 2y", "the number 2 runs into y; put an operator or a space between them (at column 5)"),
+    ("'\\d'", "only numbers are allowed, not strings (at column 1)"),
+    # in text of several lines, a place is a line and a column
+    (f"(x\n+ {ITALIC_X})", f"the name {ITALIC_X} would be read as x"),
+    (f"(x\n+ {ITALIC_X})", "(at line 2, column 3)"),
+    ("(x+\n1 $ 2)", "syntax error: invalid syntax (at line 2, column 3)"),
+    ("\n\n  x.b", "attributes (a.b) are not allowed (at line 3, column 3)"),
 ]
 
 

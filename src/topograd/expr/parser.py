@@ -18,9 +18,9 @@ once), and the size of the input and of the tree are bounded. Every refusal is a
 from __future__ import annotations
 
 import ast
+import keyword
 import math
-import threading
-import warnings
+import unicodedata
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -28,6 +28,7 @@ from typing import Any
 from ..autograd.registry import OPS, Op
 from ..ops.arithmetic import neg
 from ..scalar.value import Value
+from .source import Source
 
 MAX_LENGTH = 1000  # characters
 MAX_NODES = 400  # numbers, names and operations in the tree
@@ -99,27 +100,6 @@ class _RefusalError(Exception):
     def __init__(self, node: ast.AST | None, what: str) -> None:
         super().__init__(what)
         self.node, self.what = node, what
-
-    def error(self, parsed: str, shift: int) -> ExpressionError:
-        """``ast`` counts columns in UTF-8 bytes of the parsed (stripped) text; users count
-        characters of the text as typed."""
-        offset = getattr(self.node, "col_offset", None)
-        if offset is None:
-            return ExpressionError(self.what)
-        column = shift + _characters(parsed, offset) + 1
-        return ExpressionError(f"{self.what} (at column {column})")
-
-
-def _characters(text: str, utf8_offset: int) -> int:
-    """How many characters of ``text`` its first ``utf8_offset`` UTF-8 bytes hold."""
-    return len(text.encode("utf-8")[:utf8_offset].decode("utf-8", errors="ignore"))
-
-
-def _as_typed(node: ast.Name, parsed: str) -> str:
-    """The name as the user typed it; ``id`` holds it folded by NFKC, as Python folds names (a
-    mathematical italic x reads as x)."""
-    raw = parsed.encode("utf-8")[node.col_offset : node.end_col_offset]
-    return raw.decode("utf-8")
 
 
 @dataclass(frozen=True)
@@ -220,36 +200,28 @@ def parse(text: str) -> Expression:
         raise ExpressionError(
             f"the expression holds a character that is not text (at column {error.start + 1})"
         ) from None
-    shift = len(text) - len(text.lstrip())  # ast refuses leading blanks; columns count them
-    parsed = text.strip()
+    source = Source(text)
+    warned = source.warned()
+    if warned:
+        raise ExpressionError(warned)
     try:
-        tree = _parsed(parsed)
-    except SyntaxError as error:  # its offset counts characters, from 1; 0 at the very end
-        where = f"at column {error.offset + shift}" if error.offset else "at the end"
-        raise ExpressionError(f"syntax error: {error.msg} ({where})") from None
+        tree = ast.parse(source.parsed, mode="eval").body
+    except SyntaxError as error:  # its line counts from 1, its offset characters from 1
+        where = source.where(error.lineno or 1, error.offset - 1) if error.offset else ""
+        raise ExpressionError(f"syntax error: {error.msg}{where}") from None
     except (RecursionError, MemoryError):
         raise ExpressionError(
             f"the expression is nested too deeply; at most {MAX_DEPTH} levels"
         ) from None
     try:
-        names = _checked_names(tree, parsed)
+        names = _checked_names(tree, source)
     except _RefusalError as refusal:
-        raise refusal.error(parsed, shift) from None
+        where = source.at_node(refusal.node) if refusal.node is not None else ""
+        raise ExpressionError(refusal.what + where) from None
     return Expression(text, tree, names)
 
 
-_WARNINGS = threading.Lock()  # warning filters are global to the process
-
-
-def _parsed(text: str) -> ast.expr:
-    """``ast.parse``, with the warnings Python's tokenizer gives (``1if`` is an "invalid
-    decimal literal") raised as the syntax errors they are, never printed to stderr."""
-    with _WARNINGS, warnings.catch_warnings():
-        warnings.simplefilter("error")
-        return ast.parse(text, mode="eval").body
-
-
-def _checked_names(tree: ast.expr, parsed: str) -> tuple[str, ...]:
+def _checked_names(tree: ast.expr, source: Source) -> tuple[str, ...]:
     """Check every node of the tree, without recursion; the names in order of appearance."""
     names: dict[str, None] = {}
     count = 0
@@ -261,21 +233,17 @@ def _checked_names(tree: ast.expr, parsed: str) -> tuple[str, ...]:
             raise _RefusalError(None, f"the expression has more than {MAX_NODES} parts")
         if depth > MAX_DEPTH:
             raise _RefusalError(node, f"the expression is nested more than {MAX_DEPTH} levels deep")
-        for child in _check(node, names, parsed):
+        for child in _check(node, names, source):
             todo.append((child, depth + 1))
     return tuple(names)
 
 
-def _check(node: ast.AST, names: dict[str, None], parsed: str) -> list[ast.AST]:
+def _check(node: ast.AST, names: dict[str, None], source: Source) -> list[ast.AST]:
     """Refuse anything off the whitelist; return the children to check next."""
     for name in _names_in(node):
-        typed = _as_typed(name, parsed)
+        typed = source.segment(name)
         if typed != name.id:
-            raise _RefusalError(
-                name,
-                f"the name {typed} would be read as {name.id} (Python folds names with NFKC): "
-                f"write {name.id}, or a name without such letters",
-            )
+            raise _RefusalError(name, _folded(typed, name.id))
     if isinstance(node, ast.Constant):
         if type(node.value) not in (int, float):
             raise _RefusalError(
@@ -332,6 +300,25 @@ def _check_call(node: ast.Call) -> ast.expr:
     if len(node.args) != 1:
         raise _RefusalError(node, f"{name}() takes exactly one argument, got {len(node.args)}")
     return node.args[0]
+
+
+def _folded(typed: str, read: str) -> str:
+    """What to say of a name Python reads as another (it folds names by NFKC)."""
+    if unicodedata.normalize("NFC", typed) == read:  # the same letters, composed differently
+        return (
+            f"the name {typed} ({_code_points(typed)}) would be read as {read} "
+            f"({_code_points(read)}): type each accented letter as one character"
+        )
+    if keyword.iskeyword(read):
+        return f"the name {typed} would be read as {read}, a keyword: choose another name"
+    return (
+        f"the name {typed} would be read as {read} (Python folds names with NFKC): "
+        f"write {read}, or a name without such letters"
+    )
+
+
+def _code_points(text: str) -> str:
+    return " ".join(f"U+{ord(c):04X}" for c in text)
 
 
 def _names_in(node: ast.AST) -> list[ast.Name]:
