@@ -173,6 +173,17 @@ def test_long_edges_cross_no_vertex(seed: int) -> None:
         assert x_of[u] < x_of[v]
 
 
+def test_lanes_are_shared_only_by_runs_that_turn_in_different_gaps() -> None:
+    """On a chain c0 ... c13: c0 -> c6 turns out of its lane in the gap where c5 -> c11 turns
+    in, so they take two lanes (one would read as c0 -> c11); c7 -> c13 starts later and
+    shares c0 -> c6's lane."""
+    sizes = {f"c{i}": (40.0, 30.0) for i in range(14)}
+    chain = [(f"c{i}", f"c{i + 1}") for i in range(13)]
+    placed = layout(sizes, [*chain, ("c0", "c6"), ("c5", "c11"), ("c7", "c13")])
+    first, second, third = (route[2][1] for route in placed.routes[13:])
+    assert first != second and first == third
+
+
 def test_layout_of_nothing_but_one_vertex() -> None:
     placed = layout({"a": (10.0, 10.0)}, [])
     assert placed.centres == {"a": (5.0, 5.0)}

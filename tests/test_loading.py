@@ -56,7 +56,7 @@ def _zip(folder: Path, members: dict[str, bytes]) -> Path:
 
 def _deep(folder: Path) -> Path:
     path = folder / "m.json"
-    path.write_text("[" * 100_000 + "]" * 100_000)
+    path.write_text("[" * 30_000 + "]" * 30_000)  # (within the size this model's file may have)
     return path
 
 
@@ -82,6 +82,39 @@ def _huge_header(folder: Path) -> Path:
         f"{k}.npy": _npy_member(k, header) if k == "weight" else _array(v) for k, v in good.items()
     }
     return _zip(folder, members)
+
+
+def _short_member(folder: Path) -> Path:
+    """weight's header declares the model's shape (2, 3), 48 bytes, but 8 follow."""
+    good = dict(np.load(_good(folder / "good.npz")))
+    header = {"descr": "<f8", "fortran_order": False, "shape": (2, 3)}
+    members = {
+        f"{k}.npy": _npy_member(k, header, bytes(8)) if k == "weight" else _array(v)
+        for k, v in good.items()
+    }
+    return _zip(folder, members)
+
+
+def _device(name: str) -> Callable[[Path], Path]:
+    def make(folder: Path) -> Path:
+        os.symlink("/dev/zero", folder / name)
+        return folder / name
+
+    return make
+
+
+def _fifo(folder: Path) -> Path:
+    os.mkfifo(folder / "m.json")  # no writer: reading would wait forever
+    return folder / "m.json"
+
+
+def _oversized(folder: Path) -> Path:
+    """A JSON file of 8 MB for a model of 8 numbers (padding inside the document)."""
+    path = _good(folder / "m.json")
+    document = json.loads(path.read_text())
+    document["model"] = " " * 8_000_000
+    path.write_text(json.dumps(document))
+    return path
 
 
 def _array(value: np.ndarray) -> bytes:
@@ -123,9 +156,9 @@ def _pickled(folder: Path) -> Path:
 
 ROWS: list[tuple[str, Callable[[Path], Path], str]] = [
     ("a missing file", lambda f: f / "missing.json", "cannot read"),
-    ("a folder", _folder, "cannot read"),
+    ("a folder", _folder, "is a folder"),
     ("a symlink loop", _loop, "cannot read"),
-    ("a JSON array 10^5 deep", _deep, "nested too deeply"),
+    ("a JSON array 30,000 deep", _deep, "nested too deeply"),
     ("a 400-digit integer", _json_with(lambda d: _weight(d, 10**400)), "the value of weight"),
     (
         "a shape of booleans",
@@ -133,11 +166,16 @@ ROWS: list[tuple[str, Callable[[Path], Path], str]] = [
         "weight",
     ),
     ("an empty .npz", _empty_npz, "not a readable .npz"),
-    ("/dev/null as .npz", _dev_null, "not a readable .npz"),
+    ("/dev/null as .npz", _dev_null, "is not a regular file"),
     ("a .npy named .npz", _npy_as_npz, "not a readable .npz"),
     ("a header of 10^12 float64", _huge_header, "has shape"),
     ("an unexpected 32 MiB member", _unexpected_member, "'extra', which this model does not have"),
     ("a pickle", _pickled, "pickles are refused"),
+    ("a member shorter than its header says", _short_member, "is cut short"),
+    ("/dev/zero as .json", _device("m.json"), "is not a regular file"),
+    ("/dev/zero as .npz", _device("m.npz"), "is not a regular file"),
+    ("a pipe without a writer", _fifo, "is not a regular file"),
+    ("8 MB of JSON for 8 numbers", _oversized, "more than a state of this model takes"),
 ]
 
 
@@ -202,9 +240,10 @@ def test_an_unreadable_file_is_a_value_error(tmp_path: Path) -> None:
         shutil.rmtree(folder)
 
 
-@pytest.mark.parametrize("suffix", [".json", ".npz"])
+@pytest.mark.parametrize("suffix", [".json", ".npz", ".NPZ"])
 def test_a_good_file_still_loads(tmp_path: Path, suffix: str) -> None:
     path = _good(tmp_path / f"m{suffix}")
+    assert zipfile.is_zipfile(path) == (suffix.lower() == ".npz")  # M.NPZ is an .npz too
     model = tg.nn.Linear(3, 2, seed=5)
     model.load(path)
     assert all(

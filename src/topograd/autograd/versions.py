@@ -92,7 +92,19 @@ def refuse_if_stale(
 ) -> None:
     """Raise PyTorch's error if ``node`` (made by ``op``, stamped ``stamp``) has an input, or
     its own data, written in place after it was made and read by its rule. ``inputs``: the
-    position, node and stamp of each input that is a node; ``named`` describes a node."""
+    position, node and stamp of each input that is a node; ``named`` describes a node.
+
+    >>> import topograd as tg
+    >>> x = tg.Tensor([1.0, 2.0], requires_grad=True)
+    >>> y = x * x
+    >>> with tg.no_grad():
+    ...     _ = x.mul_(2.0)
+    >>> try:
+    ...     y.backward(tg.Tensor([1.0, 1.0]).data)  # mul's rule reads x: refused
+    ... except RuntimeError as error:
+    ...     print(str(error)[:60])
+    one of the variables needed for gradient computation has bee
+    """
     made = created(stamp)
     for i, x, x_stamp in inputs:
         if written(x_stamp) > made and op.saved(i):
@@ -103,7 +115,14 @@ def refuse_if_stale(
 
 def first_changed(op: Any, now: Sequence[Any], then: Sequence[Any]) -> int | None:
     """Anomaly mode: the position (OUT for the last, the output) of the first saved datum the
-    rule reads that is not what it was (numbers, nan equal to nan, or checksums), or None."""
+    rule reads that is not what it was (numbers, nan equal to nan, or checksums), or None.
+
+    >>> from topograd.autograd.registry import OPS
+    >>> first_changed(OPS["mul"], [2.0, 3.0, 6.0], [2.0, 3.0, 6.0]) is None
+    True
+    >>> first_changed(OPS["mul"], [2.0, 4.0, 6.0], [2.0, 3.0, 6.0])  # b, read by a's rule
+    1
+    """
     if tuple(now) == tuple(then):  # (the same objects while nothing changed: nan included)
         return None
     for i, (a, b) in enumerate(zip(now, then)):

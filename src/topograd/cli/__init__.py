@@ -11,11 +11,13 @@ and status 1.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import errno
 import io
 import os
 import sys
 from collections.abc import Sequence
+from typing import Any, TextIO
 
 from ..expr import ExpressionError
 from . import check, demo, grad, ops, playground, train
@@ -42,28 +44,68 @@ def main(argv: Sequence[str] | None = None) -> int:
         if isinstance(stream, io.TextIOWrapper):
             stream.reconfigure(errors="backslashreplace")
     args = parser().parse_args(argv)
+    stdout = sys.stdout
     try:
-        if sys.stdout is None:  # started with its output closed (>&-)
-            raise OSError(errno.EBADF, "standard output is closed")
+        if stdout is None:  # started with its output closed (>&-)
+            raise OutputStreamError(OSError(errno.EBADF, "standard output is closed"))
+        sys.stdout = Guarded(stdout)
         status: int = args.run(args)
         sys.stdout.flush()
     except (UsageError, ExpressionError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
     except BrokenPipeError:  # the reader went away (| head): stop quietly, as Unix tools do
-        _silence_stdout()
+        _silence()
         return 128 + 13  # as a tool killed by SIGPIPE
-    except OSError as error:
-        if error.filename is not None:  # not the output stream: a file no command expected
-            raise
-        _silence_stdout()
-        print(f"error: cannot write the output: {error.strerror}", file=sys.stderr)
+    except OutputStreamError as error:
+        _silence(stderr=False)
+        print(f"error: cannot write the output: {error.cause.strerror}", file=sys.stderr)
         return 1  # as echo > /dev/full
+    finally:
+        sys.stdout = stdout
     return status
 
 
-def _silence_stdout() -> None:
-    """Point the output at /dev/null, so that the flush at exit does not fail again."""
-    if sys.stdout is not None:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
+class OutputStreamError(Exception):
+    """Writing the standard output failed (/dev/full, a closed stream): not a file of a
+    command's, whose errors are usage errors."""
+
+    def __init__(self, cause: OSError) -> None:
+        super().__init__(cause.strerror)
+        self.cause = cause
+
+
+class Guarded:
+    """The standard output, its write errors told apart from every other OSError."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self.stream = stream
+
+    def write(self, text: str) -> int:
+        try:
+            return self.stream.write(text)
+        except BrokenPipeError:
+            raise
+        except OSError as error:
+            raise OutputStreamError(error) from error
+
+    def flush(self) -> None:
+        try:
+            self.stream.flush()
+        except BrokenPipeError:
+            raise
+        except OSError as error:
+            raise OutputStreamError(error) from error
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.stream, name)
+
+
+def _silence(stderr: bool = True) -> None:
+    """Point the broken streams at /dev/null, so that the flush at exit does not fail again."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    for stream in (sys.__stdout__, sys.__stderr__ if stderr else None):
+        if stream is not None:
+            with contextlib.suppress(OSError, ValueError):
+                os.dup2(devnull, stream.fileno())
+    os.close(devnull)

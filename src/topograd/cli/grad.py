@@ -13,7 +13,7 @@ from ..verify.numeric import central_difference
 from ..viz.draw import to_dot, to_svg
 from ..viz.graph import json_number
 from ..viz.trace import trace
-from .common import UsageError, check_output, write_outputs
+from .common import UsageError, check_outputs, write_outputs
 
 
 def add(commands: Any) -> None:
@@ -51,8 +51,7 @@ def assignments(texts: Sequence[str]) -> dict[str, float]:
 
 
 def run(args: argparse.Namespace) -> int:
-    check_output(args.svg, "--svg")
-    check_output(args.dot, "--dot")
+    check_outputs({"--svg": (args.svg, ()), "--dot": (args.dot, ())})
     expression = parse(args.expression)
     out, inputs = expression.build(assignments(args.values))
     out.backward()

@@ -9,7 +9,7 @@ from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
 from ..train.datasets import DATASETS
-from .common import UsageError, between, check_output, natural, write_outputs
+from .common import UsageError, between, check_outputs, natural, write_outputs
 
 if TYPE_CHECKING:
     from ..nn.module import Module
@@ -30,8 +30,7 @@ def add(commands: Any) -> None:
         "dataset with micrograd's demo recipe: full batch, hinge (or cross-entropy) loss plus "
         "1e-4 * L2, SGD with the learning rate falling linearly, on scalar Values or, with "
         "--engine tensor, on Tensors (--compare runs it on both and times them). --dataset digits "
-        "trains "
-        "an MLP 64-64-10 on scikit-learn's 8x8 digits on Tensors. A progress bar, the final "
+        "trains an MLP 64-64-10 on scikit-learn's 8x8 digits on Tensors. A progress bar, the final "
         "accuracy, and optionally a plot and the saved model.",
     )
     train.add_argument("--dataset", choices=[*sorted(DATASETS), "digits"], default="moons")
@@ -65,7 +64,7 @@ def add(commands: Any) -> None:
     train.set_defaults(run=run)
 
 
-def progress(steps: int) -> Callable[[Iterable[int]], Any]:
+def progress(steps: int, label: str = "training") -> Callable[[Iterable[int]], Any]:
     """tqdm's bar on a terminal where tqdm is installed; else (a log, a pipe) a line every tenth
     of the way."""
     try:
@@ -73,21 +72,22 @@ def progress(steps: int) -> Callable[[Iterable[int]], Any]:
     except ImportError:
         tqdm = None
     if tqdm is None or not sys.stderr.isatty():
-        return lambda steps_range: _Every(steps_range, max(1, steps // 10))
+        return lambda steps_range: _Every(steps_range, max(1, steps // 10), label)
     return lambda steps_range: tqdm(
-        steps_range, desc="training", unit="step", ncols=90, mininterval=0.25
+        steps_range, desc=label, unit="step", ncols=90, mininterval=0.25
     )
 
 
 class _Every:
-    def __init__(self, steps: Iterable[int], every: int) -> None:
-        self.steps, self.every, self.postfix = list(steps), every, ""
+    def __init__(self, steps: Iterable[int], every: int, label: str) -> None:
+        self.steps, self.every, self.label, self.postfix = list(steps), every, label, ""
 
     def __iter__(self) -> Any:
         for k in self.steps:
             yield k
             if (k + 1) % self.every == 0 or k + 1 == len(self.steps):
-                print(f"step {k + 1}/{len(self.steps)}  {self.postfix}", file=sys.stderr)
+                step = f"step {k + 1}/{len(self.steps)}"
+                print(f"{self.label}: {step}  {self.postfix}", file=sys.stderr)
 
     def set_postfix(self, **values: str) -> None:
         self.postfix = "  ".join(f"{k} {v}" for k, v in values.items())
@@ -105,8 +105,9 @@ def _need_matplotlib() -> None:
 
 def run(args: argparse.Namespace) -> int:
     args.engine = args.engine or ("tensor" if args.dataset == "digits" else "scalar")
-    check_output(args.plot, "--plot", PLOT_FORMATS)  # before the training, not after it
-    check_output(args.save, "--save", (".json", ".npz"))
+    check_outputs(  # before the training, not after it
+        {"--plot": (args.plot, PLOT_FORMATS), "--save": (args.save, (".json", ".npz"))}
+    )
     if args.plot:
         _need_matplotlib()
     if args.dataset == "digits" and args.engine == "scalar":
@@ -115,6 +116,8 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("--compare races the engines on a 2-D dataset; the digits train on one")
     try:
         return _digits(args) if args.dataset == "digits" else _two_d(args)
+    except BrokenPipeError:  # a reader gone: the command line's to handle, quietly
+        raise
     except (OSError, ValueError) as error:  # a file that cannot be written, a bad dataset size
         raise UsageError(str(error)) from None
 
@@ -124,7 +127,8 @@ def _two_d(args: argparse.Namespace) -> int:
     from ..train.recipe import train
 
     steps = args.steps or 100
-    run = train(args.dataset, steps, args.seed, args.points, args.engine, progress(steps))
+    label = f"{args.engine} engine"
+    run = train(args.dataset, steps, args.seed, args.points, args.engine, progress(steps, label))
     n, accuracy = len(run.labels), run.accuracies[-1]
     shape = f"MLP(2, [16, 16, {1 if run.classes == 2 else run.classes}])"
     kind = "hinge loss" if run.classes == 2 else "softmax cross-entropy"
@@ -138,7 +142,9 @@ def _two_d(args: argparse.Namespace) -> int:
     )
     if args.compare:
         other = "scalar" if args.engine == "tensor" else "tensor"
-        twin = train(args.dataset, steps, args.seed, args.points, other, progress(steps))
+        twin = train(
+            args.dataset, steps, args.seed, args.points, other, progress(steps, f"{other} engine")
+        )
         _race({args.engine: run, other: twin})
     outputs = {}
     if args.plot:

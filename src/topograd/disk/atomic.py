@@ -1,14 +1,17 @@
 """Write files whole or not at all: a full disk, a file-size limit, a crash or a SIGKILL in
-the middle of a save leaves the previous files as they were, byte for byte, and no stray file.
+the middle of a save leaves the previous files as they were, byte for byte.
 
 Each file's bytes go first to a file with no name in the target's folder (Linux's
-``O_TMPFILE``: if the process dies, the kernel frees it) and are flushed to the disk
-(``fsync``); only when every file of the call is staged so, each is linked under a temporary
-name and renamed over its target in one step (``os.replace``), and the folders are flushed
-too. So several outputs of one command are written all or none. Where the file system has no
-unnamed files, a named temporary file takes its place and is removed on any error; one a
-SIGKILL could leave between two steps has a fixed name (``.<name>.topograd-tmp``), which the
-next save of the same file replaces.
+``O_TMPFILE``: if the process dies, the kernel frees it), with the old file's permissions, and
+are flushed to the disk (``fsync``); only when every file of the call is staged so, each is
+linked under a temporary name of its own (``.topograd-PID-RANDOM.tmp``) and renamed over its
+target (``os.replace``), and the folders are flushed too. So several outputs of one command are
+written all or none, unless the machine stops between two of the renames. A SIGKILL in the
+instant between a link and its rename leaves one temporary file, which the next save into that
+folder removes (its process is gone). Where the file system has no unnamed files, a named
+temporary file takes their place from the start. A symbolic link is written through, as
+``open`` would; a target that is not a regular file (a pipe, ``/dev/stdout``) is written
+directly, after the others are staged.
 
 >>> import pathlib, tempfile
 >>> target = pathlib.Path(tempfile.mkdtemp()) / "model.json"
@@ -22,14 +25,23 @@ from __future__ import annotations
 import contextlib
 import errno
 import os
+import re
+import secrets
+import stat
 from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+LEFTOVER = re.compile(r"\.topograd-(\d+)-[0-9a-f]+\.tmp")
 
-def temporary_name(path: Path) -> Path:
-    """The name a save of ``path`` uses before the rename (in the same folder)."""
-    return path.with_name(f".{path.name}.topograd-tmp")
+
+@dataclass(frozen=True)
+class _Staged:
+    fd: int
+    target: Path
+    temporary: Path
+    named: bool  # linked under ``temporary`` already
 
 
 def write_atomically(path: str | os.PathLike[str], data: bytes) -> None:
@@ -40,82 +52,139 @@ def write_atomically(path: str | os.PathLike[str], data: bytes) -> None:
 
 def write_all(files: Mapping[Any, bytes]) -> None:
     """Write every file (path -> bytes), or (raising OSError) none: each is staged and
-    flushed before any target is replaced."""
-    staged: list[tuple[int, Path, bool]] = []  # (fd, target, named already)
+    flushed before any target is replaced.
+
+    >>> import pathlib, tempfile
+    >>> folder = pathlib.Path(tempfile.mkdtemp())
+    >>> write_all({folder / "a.svg": b"<svg/>", folder / "b.dot": b"digraph {}"})
+    >>> sorted(p.name for p in folder.iterdir())
+    ['a.svg', 'b.dot']
+    """
+    regular, special = {}, {}
+    for path, data in files.items():
+        old = _status(Path(path))  # (through links: /dev/stdout is the pipe it stands for)
+        if old and not stat.S_ISREG(old.st_mode):
+            special[Path(path)] = data
+        else:
+            regular[Path(os.path.realpath(path))] = data
+    for folder in {target.parent for target in regular}:
+        _remove_leftovers(folder)
+    staged: list[_Staged] = []
     try:
-        for path, data in files.items():
-            staged.append(_stage(Path(path), data))
-        for fd, target, named in staged:
-            if not named:
-                _name(fd, target)
-        for _, target, _ in staged:
-            os.replace(temporary_name(target), target)
+        for target, data in regular.items():
+            staged.append(_stage(target, data))
+        for target, data in special.items():
+            with open(target, "wb") as stream:
+                stream.write(data)
+        for file in staged:
+            if not file.named:
+                _link(file)
+        for file in staged:
+            os.replace(file.temporary, file.target)
     except BaseException:
-        for _, target, _ in staged:
+        for file in staged:
             with contextlib.suppress(OSError):
-                os.unlink(temporary_name(target))
+                os.unlink(file.temporary)
         raise
     finally:
-        for fd, _, _ in staged:
-            os.close(fd)
-    for folder in {target.parent for _, target, _ in staged}:
+        for file in staged:
+            os.close(file.fd)
+    for folder in {file.target.parent for file in staged}:
         _sync_folder(folder)
 
 
 def writable(folder: str | os.PathLike[str]) -> None:
-    """Raise OSError unless a file can be created in ``folder`` (tried, and undone)."""
+    """Raise OSError unless a file can be created in ``folder`` (tried, and undone).
+
+    >>> import tempfile
+    >>> writable(tempfile.mkdtemp())
+    """
     folder = Path(folder)
-    fd = _unnamed_file(folder)
+    fd = _unnamed_file(folder, 0o600)
     if fd is None:
-        probe = folder / ".topograd-probe"
-        fd = os.open(probe, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+        probe = _temporary(folder)
+        fd = os.open(probe, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
         os.unlink(probe)
     os.close(fd)
 
 
-def _stage(target: Path, data: bytes) -> tuple[int, Path, bool]:
-    """The bytes in a flushed file of ``target``'s folder: unnamed if it can be, else under
-    the temporary name. (fd, target, whether it is named already.)"""
-    fd = _unnamed_file(target.parent)
+def _temporary(folder: Path) -> Path:
+    """A name of this process's own in ``folder``, short whatever the target's name."""
+    return folder / f".topograd-{os.getpid()}-{secrets.token_hex(4)}.tmp"
+
+
+def _remove_leftovers(folder: Path) -> None:
+    """Remove the temporary files of saves whose process is gone (killed mid-rename)."""
+    with contextlib.suppress(OSError), os.scandir(folder) as entries:
+        for entry in entries:
+            match = LEFTOVER.fullmatch(entry.name)
+            if match and not _alive(int(match.group(1))):
+                with contextlib.suppress(OSError):
+                    os.unlink(entry.path)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # it exists, and is someone else's
+        return True
+    return True
+
+
+def _stage(target: Path, data: bytes) -> _Staged:
+    """The bytes in a flushed file of ``target``'s folder, with the old file's permissions
+    (and owner, when root): unnamed if it can be, else under a temporary name."""
+    old = _status(target)
+    mode = stat.S_IMODE(old.st_mode) if old else 0o666  # a new file: as umask allows
+    temporary = _temporary(target.parent)
+    fd = _unnamed_file(target.parent, mode)
     named = fd is None
     if fd is None:
-        create = os.O_WRONLY | os.O_CREAT | os.O_TRUNC
-        fd = os.open(temporary_name(target), create, 0o644)
+        fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, mode)
     try:
+        if old:
+            os.fchmod(fd, mode)  # whatever the umask
+            if os.geteuid() == 0:
+                os.fchown(fd, old.st_uid, old.st_gid)
         _write_all(fd, data)
         os.fsync(fd)
     except BaseException:
         os.close(fd)
         if named:
             with contextlib.suppress(OSError):
-                os.unlink(temporary_name(target))
+                os.unlink(temporary)
         raise
-    return fd, target, named
+    return _Staged(fd, target, temporary, named)
 
 
-def _unnamed_file(folder: Path) -> int | None:
+def _status(target: Path) -> os.stat_result | None:
+    try:
+        return os.stat(target)
+    except FileNotFoundError:
+        return None
+
+
+def _unnamed_file(folder: Path, mode: int) -> int | None:
     """A file with no name in ``folder`` (O_TMPFILE), or None where there is none to be had."""
     flag = getattr(os, "O_TMPFILE", 0)
     if not flag or not os.path.isdir("/proc/self/fd"):
         return None
     try:
-        return os.open(folder, flag | os.O_WRONLY, 0o644)
+        return os.open(folder, flag | os.O_WRONLY, mode)
     except OSError as error:
         if error.errno in (errno.EOPNOTSUPP, errno.EISDIR, errno.EINVAL):
             return None
         raise
 
 
-def _name(fd: int, target: Path) -> None:
-    """Give the unnamed file ``fd`` the temporary name of ``target``: linkat following
-    /proc/self/fd/N (os.link passes that path to linkat, which follows it, only when given a
-    directory fd)."""
-    name = temporary_name(target)
-    with contextlib.suppress(FileNotFoundError):
-        os.unlink(name)  # a leftover of a save that was killed
-    folder = os.open(target.parent, os.O_RDONLY)
+def _link(file: _Staged) -> None:
+    """Give the unnamed file its temporary name: linkat following /proc/self/fd/N (os.link
+    passes that path to linkat, which follows it, only when given a directory fd)."""
+    folder = os.open(file.target.parent, os.O_RDONLY)
     try:
-        os.link(f"/proc/self/fd/{fd}", name, src_dir_fd=folder, follow_symlinks=True)
+        os.link(f"/proc/self/fd/{file.fd}", file.temporary, src_dir_fd=folder, follow_symlinks=True)
     finally:
         os.close(folder)
 

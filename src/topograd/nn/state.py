@@ -7,15 +7,17 @@ NumPy is imported only where arrays are read or written.
 from __future__ import annotations
 
 import math
+import os
+import stat
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from pathlib import Path
+from typing import Any, BinaryIO
 
 from ..disk import write_atomically
 
-if TYPE_CHECKING:
-    from pathlib import Path
-
 FORMAT = "topograd.state/1"
+JSON_BYTES_PER_NUMBER = 64  # a number as save writes it takes at most about 30
+JSON_SLACK = 64 * 1024  # the format, the description of the model, the names
 _NON_FINITE = {"inf": math.inf, "-inf": -math.inf, "nan": math.nan}
 
 
@@ -54,8 +56,15 @@ def save(path: str | Path, description: str, state: Mapping[str, Any]) -> None:
 
 
 def encoded(path: str | Path, description: str, state: Mapping[str, Any]) -> bytes:
-    """The bytes ``save`` writes to ``path``: ``.npz`` by its name, else JSON."""
-    if str(path).endswith(".npz"):
+    """The bytes ``save`` writes to ``path``: ``.npz`` by its name, else JSON.
+
+    >>> import json
+    >>> json.loads(encoded("m.json", "a number", {"w": 0.5}))["state"]
+    {'w': 0.5}
+    >>> encoded("m.NPZ", "an array", {"w": 0.5})[:2]  # a zip archive
+    b'PK'
+    """
+    if is_npz(path):
         import io
 
         import numpy as np
@@ -81,11 +90,38 @@ def load(
     cut, hostile). ``shapes`` (each parameter's, () for a number; None: not checked) lets an
     ``.npz`` be checked member by member against the model before any array data is read."""
     try:
-        return _npz(path, shapes) if str(path).endswith(".npz") else _json(path)
+        with _regular(path) as file:
+            return _npz(path, file, shapes) if is_npz(path) else _json(path, file, shapes)
     except OSError as error:
         raise ValueError(f"cannot read {path}: {error.strerror or error}") from None
     except RecursionError:
         raise ValueError(f"{path} is not a topograd state file: nested too deeply") from None
+
+
+def is_npz(path: str | Path) -> bool:
+    """Whether ``path`` names an ``.npz`` file (in any case: M.NPZ too).
+
+    >>> is_npz("model.NPZ"), is_npz("model.json")
+    (True, False)
+    """
+    return Path(path).suffix.lower() == ".npz"
+
+
+def _regular(path: str | Path) -> BinaryIO:
+    """``path`` opened for reading, if it is a regular file: a device (/dev/zero, endless) or
+    a pipe (which would wait for a writer) is refused without reading."""
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    try:
+        mode = os.fstat(fd).st_mode
+        if stat.S_ISDIR(mode):
+            raise ValueError(f"cannot read {path}: it is a folder")
+        if not stat.S_ISREG(mode):
+            raise ValueError(f"{path} is not a regular file")
+        os.set_blocking(fd, True)
+        return os.fdopen(fd, "rb")
+    except BaseException:
+        os.close(fd)
+        raise
 
 
 def _encode(value: Any) -> Any:
@@ -102,12 +138,21 @@ def _number_text(x: float) -> float | str:
     return x if math.isfinite(x) else repr(x)
 
 
-def _json(path: str | Path) -> dict[str, Any]:
+def _json(
+    path: str | Path, file: BinaryIO, shapes: Mapping[str, tuple[int, ...] | None] | None
+) -> dict[str, Any]:
     import json
 
+    if shapes is not None:  # never more than the model needs: each number, and some room
+        numbers = sum(math.prod(shape or ()) for shape in shapes.values())
+        limit = JSON_BYTES_PER_NUMBER * numbers + JSON_SLACK
+        size = os.fstat(file.fileno()).st_size
+        if size > limit:
+            raise ValueError(
+                f"{path} is {size} bytes, more than a state of this model takes ({limit})"
+            )
     try:
-        with open(path, encoding="utf-8") as file:
-            document = json.loads(file.read())
+        document = json.loads(file.read().decode("utf-8"))
     except (UnicodeDecodeError, json.JSONDecodeError) as error:
         raise ValueError(f"{path} is not a topograd state file: {error}") from None
     if not isinstance(document, dict) or document.get("format") != FORMAT:
@@ -118,13 +163,15 @@ def _json(path: str | Path) -> dict[str, Any]:
     return state
 
 
-def _npz(path: str | Path, shapes: Mapping[str, tuple[int, ...] | None] | None) -> dict[str, Any]:
+def _npz(
+    path: str | Path, file: BinaryIO, shapes: Mapping[str, tuple[int, ...] | None] | None
+) -> dict[str, Any]:
     """The arrays of an ``.npz``, each member's header read and checked (a name the model has,
     its shape, a real dtype, a size that fits the member) before its data; pickles refused."""
     import zipfile
 
     try:
-        archive = zipfile.ZipFile(path)
+        archive = zipfile.ZipFile(file)
     except (zipfile.BadZipFile, EOFError, ValueError) as error:
         raise ValueError(f"{path} is not a readable .npz state: {error}") from None
     with archive:

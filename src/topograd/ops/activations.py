@@ -45,7 +45,11 @@ def relu(grad: Any, x: Any, out: Any) -> tuple[Any]:
 
 def relu_selection(grad: Any, out: Any) -> Any:
     """``grad`` where relu's output ``out`` is positive, else +0.0: on numbers (an ordinary
-    backward of a Value, a hot path) the choice at once; else PyTorch's threshold_backward."""
+    backward of a Value, a hot path) the choice at once; else PyTorch's threshold_backward.
+
+    >>> relu_selection(2.5, 1.0), relu_selection(2.5, 0.0)
+    (2.5, 0.0)
+    """
     return floats.relu_backward(grad, out) if is_number(out) else relu_backward(grad, out)
 
 

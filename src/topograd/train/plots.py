@@ -90,7 +90,14 @@ def plot_digits(run: DigitsRun, path: str | Path, title: str) -> bytes:
 
 
 def figure_bytes(figure: Any, path: str | Path) -> bytes:
-    """The figure's file, in the format its name says (PNG if none), ready to be written."""
+    """The figure's file, in the format its name says (PNG if none), ready to be written.
+
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> import matplotlib.pyplot as plt
+    >>> figure_bytes(plt.figure(), "loss.svg")[:5], figure_bytes(plt.figure(), "loss")[:4]
+    (b'<?xml', b'\x89PNG')
+    """
     import io
 
     buffer = io.BytesIO()

@@ -4,13 +4,13 @@ An edge across many layers (a name used again far away) takes no part in the lay
 its source level to the edge of the source's layer, turns in the gap after it into a lane above
 or below every vertex, runs level there, and turns back in the gap before its target's layer.
 It crosses no vertex, and costs nothing per layer it passes. The edges from one vertex share
-one run (a bus, branching off to each target); runs that do not overlap share a lane (first
-fit, by where they start); a run goes above the drawing when its ends are mostly in its upper
-half, else below.
+one run (a bus, branching off to each target); runs that do not overlap, nor turn in the same
+gap, share a lane (first fit, by where they start); a run goes above the drawing when the mean
+height of its ends is in the upper half, else below.
 
 >>> centres = {"a": (10.0, 10.0), "b": (500.0, 10.0)}
 >>> columns = {"a": (0.0, 20.0), "b": (490.0, 510.0)}
->>> placed = route_long([(0, "a", "b", 68.0, 442.0)], centres, columns, 40.0)
+>>> placed = route_long([(0, "a", "b", 68.0, 442.0)], centres, columns, 40.0, 48.0)
 >>> placed.shift, placed.height, placed.routes[0]
 (10.0, 50.0, [(10.0, 20.0), (20.0, 20.0), (68.0, 0.0), (442.0, 0.0), (490.0, 20.0), (500.0, 20.0)])
 """
@@ -46,12 +46,15 @@ def route_long(
     centres: Mapping[str, Point],
     columns: Mapping[str, tuple[float, float]],
     height: float,
+    turn: float,
 ) -> Laned:
     """Lanes for ``edges``, among vertices at ``centres`` whose layers span ``columns``
-    (left, right) across, in a drawing ``height`` tall."""
+    (left, right) across, in a drawing ``height`` tall whose gaps between layers (where the
+    edges turn) are ``turn`` wide."""
     runs = _runs(edges, centres, height)
     lane = {
-        side: _first_fit([r for r in runs.values() if r.above == side]) for side in (True, False)
+        side: _first_fit([r for r in runs.values() if r.above == side], turn)
+        for side in (True, False)
     }
     shift = LANE_GAP * (max(lane[True].values(), default=-1) + 1)
     below = LANE_GAP * (max(lane[False].values(), default=-1) + 1)
@@ -80,12 +83,14 @@ def _runs(
     return {s: _Run(s, sum(ys) / len(ys) < height / 2, *reach[s]) for s, ys in sorted(ends.items())}
 
 
-def _first_fit(runs: list[_Run]) -> dict[str, int]:
-    """Each run's lane, 0 nearest the vertices: the first whose last run ends before it starts."""
+def _first_fit(runs: list[_Run], turn: float) -> dict[str, int]:
+    """Each run's lane, 0 nearest the vertices: the first whose last run ends before it starts,
+    and turns out of the lane in an earlier gap than this one turns in (else the two would
+    read as one run crossing itself)."""
     last_end: list[float] = []
     lane = {}
     for run in sorted(runs, key=lambda r: (r.start, r.end, r.source)):
-        k = next((i for i, e in enumerate(last_end) if e + LANE_GAP <= run.start), len(last_end))
+        k = next((i for i, e in enumerate(last_end) if e + 2 * turn < run.start), len(last_end))
         if k == len(last_end):
             last_end.append(run.end)
         last_end[k] = run.end

@@ -33,7 +33,7 @@ from .lanes import route_long
 
 LAYER_GAP = 48.0  # horizontal space between layers
 VERTEX_GAP = 18.0  # vertical space between vertices of a layer
-LONG = 4  # layers an edge may cross among the vertices; a longer one runs in a lane
+LONG = 4  # an edge from layer i to a layer beyond i + LONG runs in a lane
 ROUND_TRIPS = 6  # of barycentre sweeps, at most
 LEVEL = 2.0  # a route within this height of its last bend runs level
 
@@ -61,14 +61,15 @@ def layout(sizes: Mapping[str, tuple[float, float]], edges: Sequence[tuple[str, 
         for k, (u, v) in enumerate(edges)
         if k in long
     ]
-    laned = route_long(far, centres, {v: columns[layer[v] - low] for v in sizes}, height)
-    near = (_bends([centres[v] for v in chain]) for chain in chains)
-    routes = [
-        laned.routes[k] if k in long else [(x, y + laned.shift) for x, y in next(near)]
-        for k in range(len(edges))
-    ]
+    column = {v: columns[layer[v] - low] for v in sizes}
+    laned = route_long(far, centres, column, height, LAYER_GAP)
+    near = [k for k in range(len(edges)) if k not in long]  # in the order of ``chains``
+    routes = dict(laned.routes)
+    for k, chain in zip(near, chains, strict=True):
+        routes[k] = [(x, y + laned.shift) for x, y in _bends([centres[v] for v in chain])]
     placed = {v: (centres[v][0], centres[v][1] + laned.shift) for v in sizes}
-    return Placed(placed, routes, columns[-1][1] if columns else 0.0, laned.height)
+    width = columns[-1][1] if columns else 0.0
+    return Placed(placed, [routes[k] for k in range(len(edges))], width, laned.height)
 
 
 def _layers(vertices: list[str], edges: Sequence[tuple[str, str]]) -> dict[str, int]:
