@@ -33,6 +33,8 @@ def test_demo_tells_the_lesson_and_draws_the_graph(tmp_path: Path) -> None:
         assert re.search(rf"^   {re.escape(label)}\s+{value}\s", forward, re.M), label
     assert "0.99932929973906703" in forward
     assert "e -> n -> c -> d -> b -> a" in rest
+    n = 2 * -3 + 100  # the saturation experiment: tanh's input is n = a*b + c
+    assert f"tanh'({n}) = 1 - tanh({n})² rounds to 0" in rest
     steps, checks = rest.split("4. Every gradient")
     assert re.search(r"^\s+4\s+d = a\*b\s+\*\s+0.00134095\s+-> a\s+-3", steps, re.M)
     for label in ["e = tanh(n)", "n = d + c", "c", "d = a*b", "b", "a"]:

@@ -176,3 +176,56 @@ def test_the_page_offers_the_registrys_functions(page: Any) -> None:
     }
     page.fill("#expr", "erf(x) + asinh(x)")
     expect(page.locator("#value")).to_contain_text("erf(x) + asinh(x) =")
+
+
+FORMATTED = [
+    *range(100_000, 1_000_001, 37_013),  # integers 1e5 to 1e6: every digit shown
+    100_000,
+    1_000_000,
+    160_000,
+    1e-5,
+    1e21,
+    5e-324,
+    -0.0,
+    float("inf"),
+    float("-inf"),
+    float("nan"),
+    0.1 + 0.2,
+    1234565.0,  # a tie at the seventh digit: to even, as Python
+    -2.5e-7,
+]
+
+
+def test_the_page_formats_numbers_as_the_command_line(page: Any) -> None:
+    """One formatter for graph, table and log, with the CLI's rules (its drawings and trace:
+    format(x, ".6g")): over a table of edges and 5,000 random doubles."""
+    import random
+    import struct
+
+    rng = random.Random(0)
+    doubles = [struct.unpack("d", struct.pack("Q", rng.getrandbits(64)))[0] for _ in range(5000)]
+    values = [*FORMATTED, *(x for x in doubles if x == x)]
+    texts = [repr(float(x)) for x in values]
+    to_number = "t => Number(t.replace('inf', 'Infinity').replace('nan', 'NaN'))"
+    shown = page.evaluate(f"texts => texts.map(t => number(({to_number})(t)))", texts)
+    expected = [format(float(x), ".6g") for x in values]
+    assert [(t, s) for t, s, e in zip(texts, shown, expected) if s != e] == []
+
+
+@pytest.mark.parametrize(
+    ("x", "value", "gradient"), [(50_000, "2.5e+09", "100000"), (400, "160000", "800")]
+)
+def test_large_numbers_read_the_same_in_text_graph_and_table(
+    page: Any, x: int, value: str, gradient: str
+) -> None:
+    page.fill("#expr", "x*x")
+    field = page.get_by_label("value of x")
+    field.fill(str(x))
+    expect(page.locator("#value")).to_have_text(f"x*x = {value}")
+    expect(page.locator("#graph .node.value[data-node='n1'] text.data")).to_have_text(
+        f"data {value}"
+    )
+    expect(page.locator("#grads tr[data-name='x'] td.grad")).to_have_text(gradient)
+    page.click("#step")
+    page.click("#step")
+    expect(page.locator("#log")).to_contain_text(f"gradient {gradient}")

@@ -126,7 +126,7 @@ def _experiments() -> list[str]:
     _, g2 = _gradients_at(0, -3, 10)
     e3, g3 = _gradients_at(2, -3, 100)
     g3 = {k: g + 0.0 for k, g in g3.items()}  # -0.0 (b times 0) printed as 0
-    n1 = e1.parents[0].data
+    n1, n3 = e1.parents[0].data, e3.parents[0].data
     return [
         "5. Three experiments, each changing one input:",
         "",
@@ -137,7 +137,7 @@ def _experiments() -> list[str]:
         f"             a = 0; de/da = b * tanh'(n) = {g2['a']:.3g} still flows.",
         f"   c = 100   e = {e3.data!r}; de/da = {g3['a']:g}, de/db = {g3['b']:g}, "
         f"de/dc = {g3['c']:g}: tanh saturates,",
-        "             tanh'(104) = 1 - 1² rounds to 0 in float64, and the output stops",
+        f"             tanh'({n3:g}) = 1 - tanh({n3:g})² rounds to 0 in float64, and the output stops",
         "             responding to its inputs.",
     ]
 
