@@ -229,3 +229,56 @@ def test_large_numbers_read_the_same_in_text_graph_and_table(
     page.click("#step")
     page.click("#step")
     expect(page.locator("#log")).to_contain_text(f"gradient {gradient}")
+
+
+def test_only_the_latest_request_s_answer_is_shown(page: Any) -> None:
+    """A slow answer arriving after a newer one is dropped: the slow expression's reply is held
+    back 800 ms in the browser (latency cannot be made real per request), a preset is clicked
+    meanwhile, and the page keeps the preset's text and graph."""
+    page.evaluate(
+        """() => {
+          const real = window.fetch;
+          window.fetch = async (url, options) => {
+            const reply = await real(url, options);
+            if (options && String(options.body).includes("slow")) {
+              await new Promise((done) => setTimeout(done, 800));
+            }
+            return reply;
+          };
+        }"""
+    )
+    page.fill("#expr", "slow * 2 + slow")
+    page.wait_for_timeout(400)  # sent (the debounce is 250 ms), its answer held back
+    page.click("text=shared node: x*x + x")
+    expect(page.locator("#value")).to_have_text("x*x + x = 12")
+    page.wait_for_timeout(1200)  # the slow answer has arrived by now, and was dropped
+    expect(page.locator("#value")).to_have_text("x*x + x = 12")
+    assert page.locator("#graph .node.value").count() == 3
+    assert page.locator("#expr").input_value() == "x*x + x"
+
+
+def test_holding_a_slider_at_its_end_does_not_widen_it(page: Any) -> None:
+    slider = page.get_by_label("slider for c")
+    assert (slider.get_attribute("min"), slider.get_attribute("max")) == ("-20", "20")  # c = 10
+    slider.focus()
+    for _ in range(6):
+        slider.press("End")
+        page.wait_for_timeout(150)  # an answer comes back each time
+    expect(page.get_by_label("value of c")).to_have_value("20")
+    n = 2 * -3 + 20  # n = a*b + c, with c at the slider's end
+    expect(page.locator("#graph .node.value[data-node='n4'] text.data")).to_have_text(f"data {n}")
+    assert (slider.get_attribute("min"), slider.get_attribute("max")) == ("-20", "20")
+    page.get_by_label("value of c").fill("300")  # a typed value sets the range
+    expect(slider).to_have_attribute("max", "600")
+
+
+def test_a_gradient_the_central_difference_disagrees_with_is_flagged(page: Any) -> None:
+    note = page.locator("#check-note")
+    expect(note).to_be_hidden()  # the lesson's six agree
+    page.fill("#expr", "sin(x) + y")
+    page.get_by_label("value of x").fill("1e300")
+    row = page.locator("#grads tr[data-name='x']")
+    expect(row).to_have_class("disagrees")
+    expect(page.locator("#grads tr[data-name='y']")).not_to_have_class("disagrees")
+    expect(note).to_be_visible()
+    expect(note).to_contain_text("sin turns countless times")

@@ -137,8 +137,8 @@ def _experiments() -> list[str]:
         f"             a = 0; de/da = b * tanh'(n) = {g2['a']:.3g} still flows.",
         f"   c = 100   e = {e3.data!r}; de/da = {g3['a']:g}, de/db = {g3['b']:g}, "
         f"de/dc = {g3['c']:g}: tanh saturates,",
-        f"             tanh'({n3:g}) = 1 - tanh({n3:g})² rounds to 0 in float64, and the output stops",
-        "             responding to its inputs.",
+        f"             tanh'({n3:g}) = 1 - tanh({n3:g})² rounds to 0 in float64, and the output",
+        "             stops responding to its inputs.",
     ]
 
 

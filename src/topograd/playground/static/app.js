@@ -8,6 +8,8 @@ const state = {
   step: 0, // how many backward steps are shown
   timer: null, // Play's interval
   pending: null, // the debounce timer of an update
+  asked: 0, // requests sent: only the answer to the latest is shown
+  spans: Object.create(null), // each slider's half-range, from the value typed (not answers)
 };
 
 const $ = (id) => document.getElementById(id);
@@ -66,6 +68,7 @@ function clearError() {
 
 async function update() {
   const body = JSON.stringify({ expr: $("expr").value, values: state.values });
+  const ticket = ++state.asked;
   let reply;
   let data;
   try {
@@ -76,9 +79,10 @@ async function update() {
     });
     data = await reply.json();
   } catch (error) {
-    showError(`the playground's server did not answer (${error.message})`);
+    if (ticket === state.asked) showError(`the playground's server did not answer (${error.message})`);
     return;
   }
+  if (ticket !== state.asked) return; // a newer request is under way: this answer is stale
   if (!reply.ok) {
     showError(data.error || `the server answered ${reply.status}`);
     return;
@@ -124,11 +128,17 @@ function renderVariables(names, values) {
     const row = box.querySelector(`.variable[data-name="${CSS.escape(name)}"]`);
     const [field, slider] = row.querySelectorAll("input");
     if (document.activeElement !== field) field.value = values[name];
-    const span = Math.max(10, Math.ceil(Math.abs(values[name]) * 2));
+    state.spans[name] ??= spanFor(values[name]);
+    const span = state.spans[name];
     slider.min = String(-span);
     slider.max = String(span);
     if (document.activeElement !== slider) slider.value = values[name];
   }
+}
+
+// A slider reaches twice the value typed (at least 10) either way; moving it never widens it.
+function spanFor(x) {
+  return Math.max(10, Math.ceil(Math.abs(x) * 2));
 }
 
 function variableRow(name) {
@@ -150,6 +160,7 @@ function variableRow(name) {
     const x = Number(field.value);
     if (field.value.trim() === "" || !Number.isFinite(x)) return;
     state.values[name] = x;
+    state.spans[name] = spanFor(x);
     slider.value = field.value;
     later();
   });
@@ -169,6 +180,7 @@ function renderGradients(data) {
     const grad = data.grads[name];
     const check = data.checks[name];
     const gap = typeof grad === "number" && typeof check === "number" ? number(Math.abs(grad - check)) : "";
+    if (!agree(grad, check)) row.classList.add("disagrees");
     for (const [cls, text] of [["name", name], ["grad", number(grad)], ["check", number(check)], ["gap", gap]]) {
       const cell = document.createElement("td");
       cell.className = cls;
@@ -179,6 +191,14 @@ function renderGradients(data) {
     return row;
   });
   $("grads").tBodies[0].replaceChildren(...rows);
+  $("check-note").hidden = !rows.some((row) => row.classList.contains("disagrees"));
+}
+
+// Whether backprop's gradient and the central difference agree: to 1e-6 of their size (the
+// difference's own error is about 1e-10 of it where the function is smooth at its step).
+function agree(grad, check) {
+  if (typeof grad !== "number" || typeof check !== "number") return grad === check;
+  return Math.abs(grad - check) <= 1e-6 * Math.max(1, Math.abs(grad), Math.abs(check));
 }
 
 // The backward pass, step by step.
@@ -269,6 +289,7 @@ function stop() {
 function choose(button) {
   $("expr").value = button.dataset.expr;
   state.values = Object.assign(Object.create(null), JSON.parse(button.dataset.values));
+  state.spans = Object.create(null);
   later(0);
 }
 
