@@ -87,7 +87,11 @@ def test_pages_and_headers(port: int) -> None:
     assert "script-src 'self'" in csp and "unsafe" not in csp
     assert headers["X-Content-Type-Options"] == "nosniff"
     assert b'<script src="/app.js"' in body
-    for path, kind in [("/app.js", "text/javascript"), ("/style.css", "text/css")]:
+    for path, kind in [
+        ("/app.js", "text/javascript"),
+        ("/stepper.js", "text/javascript"),
+        ("/style.css", "text/css"),
+    ]:
         status, headers, _ = request(port, "GET", path)
         assert (status, headers["Content-Type"].split(";")[0]) == (200, kind)
 
@@ -95,10 +99,13 @@ def test_pages_and_headers(port: int) -> None:
 def test_the_page_has_no_inline_script_and_no_eval() -> None:
     static = resources.files("topograd.playground").joinpath("static")
     html = static.joinpath("index.html").read_text()
-    assert re.findall(r"<script[^>]*>", html) == ['<script src="/app.js" defer>']
+    assert re.findall(r"<script[^>]*>", html) == [
+        '<script src="/stepper.js" defer>',
+        '<script src="/app.js" defer>',
+    ]
     assert not re.search(r"\son[a-z]+\s*=", html)  # no inline event handlers
     assert not re.search(r"style\s*=", html)
-    app = static.joinpath("app.js").read_text()
+    app = static.joinpath("app.js").read_text() + static.joinpath("stepper.js").read_text()
     for forbidden in [
         "eval(",
         "new Function",

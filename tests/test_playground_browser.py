@@ -6,6 +6,7 @@ Skipped, with the reason shown, where Chromium or Playwright is missing; CI inst
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import threading
 from collections.abc import Iterator
@@ -93,6 +94,7 @@ def test_the_lessons_gradients_on_the_page_are_the_engines(page: Any) -> None:
 def test_stepping_walks_the_nodes_in_reverse_topological_order(page: Any) -> None:
     out, _ = engine("tanh(a*b + c)", {"a": 2, "b": -3, "c": 10})
     expected = [step.node for step in tg.trace(out).steps]
+    page.uncheck("#skip-inputs")  # every node's step, the inputs' too
     seen = []
     for k in range(len(expected)):
         page.click("#step")
@@ -226,9 +228,9 @@ def test_large_numbers_read_the_same_in_text_graph_and_table(
         f"data {value}"
     )
     expect(page.locator("#grads tr[data-name='x'] td.grad")).to_have_text(gradient)
-    page.click("#step")
-    page.click("#step")
-    expect(page.locator("#log")).to_contain_text(f"gradient {gradient}")
+    page.click("#step")  # x*x's step; x's own is skipped: it only confirms
+    expect(page.locator("#log")).to_contain_text(f"into x (now {gradient})")
+    expect(page.locator("#step")).to_be_disabled()
 
 
 def test_only_the_latest_request_s_answer_is_shown(page: Any) -> None:
@@ -282,3 +284,90 @@ def test_a_gradient_the_central_difference_disagrees_with_is_flagged(page: Any) 
     expect(page.locator("#grads tr[data-name='y']")).not_to_have_class("disagrees")
     expect(note).to_be_visible()
     expect(note).to_contain_text("sin turns countless times")
+
+
+def six(x: float) -> str:
+    return format(x, ".6g")
+
+
+def test_each_flowing_edge_shows_local_times_upstream_and_points_back(page: Any) -> None:
+    out, _ = engine("tanh(a*b + c)", {"a": 2, "b": -3, "c": 10})
+    walked = [s for s in tg.trace(out).steps if s.edges]  # the inputs' own steps are skipped
+    assert len(walked) == 3  # e's, n's and d's: tanh, + and *
+    for k, step in enumerate(walked, 1):
+        page.click("#step")
+        expect(page.locator("#progress")).to_have_text(f"step {k} of 3")
+        labels = page.locator("#graph text.flow-label")
+        expect(labels).to_have_count(len(step.edges))
+        for edge in step.edges:
+            path = page.locator(f"#tg-{step.node}\\.{edge.operand}")
+            expect(path).to_have_class(re.compile(r"\bflow\b"))
+            assert path.get_attribute("marker-start") == "url(#tg-arrow-back)"
+            assert path.get_attribute("marker-end") == ""
+            words = page.locator(f"#graph text.flow-label[data-edge='{step.node}.{edge.operand}']")
+            expect(words).to_have_text(
+                f"{six(edge.partial)} × {six(step.grad)} = {six(edge.contribution)}"
+            )
+        if k == 2:  # e and n ran, and c's own step with n's (it comes before d's): 3 done
+            expect(page.locator("#graph .node.value.done")).to_have_count(3)
+            expect(page.locator("#graph .node.value.waiting")).to_have_count(3)
+    expect(page.locator("#graph .node.value.done")).to_have_count(6)  # a's and b's with d's
+    expect(page.locator("#graph .node.value.waiting")).to_have_count(0)
+
+
+def test_the_table_follows_the_step_and_back_undoes_one(page: Any) -> None:
+    cell = {n: page.locator(f"#grads tr[data-name='{n}'] td.grad") for n in "abc"}
+    page.click("#step")  # e's step: nothing has reached a, b or c
+    for name in "abc":
+        expect(cell[name]).to_have_text("?")
+    page.click("#step")  # n's step: c has its gradient, a and b not yet
+    _, inputs = engine("tanh(a*b + c)", {"a": 2, "b": -3, "c": 10})
+    expect(cell["c"]).to_have_text(six(inputs["c"].grad))
+    expect(cell["a"]).to_have_text("?")
+    log_after_two = page.locator("#log").text_content()
+    page.click("#step")
+    expect(cell["a"]).to_have_text(six(inputs["a"].grad))
+    page.click("#back")
+    expect(page.locator("#progress")).to_have_text("step 2 of 3")
+    expect(cell["a"]).to_have_text("?")
+    assert page.locator("#log").text_content() == log_after_two
+    page.click("#reset")
+    expect(cell["a"]).to_have_text(six(inputs["a"].grad))  # final again
+
+
+def test_a_shared_node_shows_its_running_sum_on_the_graph(page: Any) -> None:
+    page.click("text=shared node: x*x + x")
+    expect(page.locator("#value")).to_have_text("x*x + x = 12")
+    page.click("#step")
+    expect(page.locator("#graph text.running-sum")).to_have_count(0)  # one contribution: 1
+    page.click("#step")
+    expect(page.locator("#graph text.running-sum[data-node='n0']")).to_have_text("Σ 1 + 3 + 3 = 7")
+
+
+def test_keys_step_back_and_play(page: Any) -> None:
+    page.locator("h1").click()  # the keys belong to the page, not to a field
+    page.keyboard.press("ArrowRight")
+    expect(page.locator("#progress")).to_have_text("step 1 of 3")
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowLeft")
+    expect(page.locator("#progress")).to_have_text("step 1 of 3")
+    page.get_by_label("value of a").focus()
+    page.keyboard.press("ArrowRight")  # in a field the keys are the field's
+    expect(page.locator("#progress")).to_have_text("step 1 of 3")
+    page.locator("#speed").fill("4")
+    page.locator("h1").click()
+    page.keyboard.press(" ")
+    expect(page.locator("#progress")).to_have_text("step 3 of 3", timeout=3000)
+    expect(page.locator("#play")).to_have_text("Play")
+
+
+def test_play_goes_at_the_speed_chosen(page: Any) -> None:
+    page.locator("#speed").fill("0.25")  # a step every 2.8 s
+    page.click("#play")
+    expect(page.locator("#play")).to_have_text("Pause")
+    page.wait_for_timeout(1000)
+    expect(page.locator("#progress")).to_have_text("step 1 of 3")
+    page.click("#play")  # pause
+    page.locator("#speed").fill("4")  # a step every 0.175 s
+    page.click("#play")
+    expect(page.locator("#progress")).to_have_text("step 3 of 3", timeout=2000)

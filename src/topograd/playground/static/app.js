@@ -1,12 +1,13 @@
 // The playground's page: asks /api/graph for the graph of the typed expression, draws it, and
-// walks its backward pass step by step. No eval, no inline script, no other server.
+// (with stepper.js) walks its backward pass step by step. No eval, no inline script, no other
+// server.
 "use strict";
 
 const state = {
   data: null, // the last good answer of /api/graph
   values: Object.create(null), // the value of every name typed so far (any name, even __proto__)
-  step: 0, // how many backward steps are shown
-  timer: null, // Play's interval
+  step: 0, // how many steps of the backward walk are shown (stepper.js)
+  timer: null, // Play's next step
   pending: null, // the debounce timer of an update
   asked: 0, // requests sent: only the answer to the latest is shown
   spans: Object.create(null), // each slider's half-range, from the value typed (not answers)
@@ -105,7 +106,8 @@ function render() {
   $("graph").innerHTML = data.svg; // topograd's own SVG, labels escaped on the server
   fit($("graph").querySelector("svg"));
   renderGradients(data);
-  reset();
+  stop();
+  showStep(0);
 }
 
 function fit(svg) {
@@ -181,6 +183,7 @@ function renderGradients(data) {
     const check = data.checks[name];
     const gap = typeof grad === "number" && typeof check === "number" ? number(Math.abs(grad - check)) : "";
     if (!agree(grad, check)) row.classList.add("disagrees");
+    row.dataset.node = data.nodes.find((node) => node.label === name && !node.op)?.id ?? "";
     for (const [cls, text] of [["name", name], ["grad", number(grad)], ["check", number(check)], ["gap", gap]]) {
       const cell = document.createElement("td");
       cell.className = cls;
@@ -192,6 +195,18 @@ function renderGradients(data) {
   });
   $("grads").tBodies[0].replaceChildren(...rows);
   $("check-note").hidden = !rows.some((row) => row.classList.contains("disagrees"));
+}
+
+// The backprop column as it stands: final (totals null), or the running totals of a step of
+// the walk ("?" where nothing has arrived yet).
+function renderGradientCells(totals) {
+  for (const row of $("grads").tBodies[0].rows) {
+    const cell = row.querySelector("td.grad");
+    const id = row.dataset.node;
+    const shown = totals === null ? state.data.grads[row.dataset.name] : totals[id];
+    cell.textContent = shown === undefined ? "?" : number(shown);
+    row.classList.toggle("pending", totals !== null && shown === undefined);
+  }
 }
 
 // Whether backprop's gradient and the central difference agree: to 1e-6 of their size (the
@@ -215,75 +230,6 @@ function setGrad(id, text) {
 function nameOf(id) {
   const node = state.data.nodes.find((n) => n.id === id);
   return node.label || (node.op ? id : number(node.data));
-}
-
-function reset() {
-  stop();
-  state.step = 0;
-  $("log").replaceChildren();
-  for (const el of document.querySelectorAll("#graph .current, #graph .received, #graph .flow, #graph .waiting")) {
-    el.classList.remove("current", "received", "flow", "waiting");
-  }
-  for (const node of state.data.nodes) setGrad(node.id, number(node.grad));
-  progress();
-}
-
-function progress() {
-  const total = state.data.steps.length;
-  $("progress").textContent = state.step === 0 ? `${total} steps; gradients shown are final` : `step ${state.step} of ${total}`;
-  $("step").disabled = state.step >= total;
-  $("play").disabled = state.step >= total;
-}
-
-function stepOnce() {
-  const steps = state.data.steps;
-  if (state.step >= steps.length) return stop();
-  if (state.step === 0) {
-    for (const node of state.data.nodes) {
-      setGrad(node.id, "?");
-      svgNode(node.id)?.classList.add("waiting");
-    }
-  }
-  for (const el of document.querySelectorAll("#graph .current, #graph .flow, #graph .received")) {
-    el.classList.remove("current", "flow", "received");
-  }
-  const step = steps[state.step];
-  state.step += 1;
-  const box = svgNode(step.node);
-  box?.classList.add("current");
-  box?.classList.remove("waiting");
-  svgNode(`${step.node}-op`)?.classList.add("current");
-  setGrad(step.node, number(step.grad));
-  let text = `${nameOf(step.node)}: gradient ${number(step.grad)}`;
-  for (const edge of step.edges) {
-    document.getElementById(`tg-${step.node}.${edge.operand}`)?.classList.add("flow");
-    svgNode(edge.parent)?.classList.add("received");
-    setGrad(edge.parent, number(edge.total));
-    text += `; += ${number(edge.contribution)} into ${nameOf(edge.parent)} (now ${number(edge.total)})`;
-  }
-  for (const li of $("log").children) li.classList.remove("current");
-  const line = document.createElement("li");
-  line.className = "current";
-  line.dataset.node = step.node;
-  line.textContent = text;
-  $("log").append(line);
-  line.scrollIntoView({ block: "nearest" });
-  progress();
-  if (state.step >= steps.length) stop();
-}
-
-function play() {
-  if (state.timer) return stop();
-  if (state.step >= state.data.steps.length) reset();
-  $("play").textContent = "Pause";
-  state.timer = setInterval(stepOnce, 700);
-  stepOnce();
-}
-
-function stop() {
-  clearInterval(state.timer);
-  state.timer = null;
-  $("play").textContent = "Play";
 }
 
 function choose(button) {
@@ -317,9 +263,12 @@ async function grammar() {
 document.addEventListener("DOMContentLoaded", () => {
   grammar();
   $("expr").addEventListener("input", () => later(250));
-  $("step").addEventListener("click", () => { stop(); stepOnce(); });
+  $("step").addEventListener("click", () => { stop(); showStep(state.step + 1); });
+  $("back").addEventListener("click", () => { stop(); showStep(state.step - 1); });
   $("play").addEventListener("click", play);
-  $("reset").addEventListener("click", () => state.data && reset());
+  $("reset").addEventListener("click", () => { if (state.data) { stop(); showStep(0); } });
+  $("skip-inputs").addEventListener("change", () => state.data && showStep(0));
+  document.addEventListener("keydown", keys);
   for (const button of $("presets").querySelectorAll("button")) {
     button.addEventListener("click", () => choose(button));
   }

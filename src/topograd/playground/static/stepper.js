@@ -1,0 +1,220 @@
+// The backward pass, step by step, on the drawn graph: which node runs, what flows along each of
+// its edges (local derivative × upstream gradient = contribution, the arrow pointing the way the
+// gradient goes), which nodes are done and which wait, each node's running total where paths
+// meet, and the gradients table as it stands at that step. Any step can be shown from scratch,
+// so Back is the same as Step. Loaded before app.js, which owns the page's state.
+"use strict";
+
+// A new element of the graph's drawing (in its own namespace, the SVG one).
+function drawn(svg, tag) {
+  return document.createElementNS(svg.namespaceURI, tag);
+}
+
+// The steps walked: every node's, or (the default) only those that pass something on: a
+// leaf's step only confirms what has arrived.
+function walked() {
+  const steps = state.data.steps;
+  const all = !$("skip-inputs").checked;
+  return steps.map((step, index) => index).filter((index) => all || steps[index].edges.length > 0);
+}
+
+// Show the graph as it stands after `k` walked steps (0: before the walk, final gradients).
+function showStep(k) {
+  const order = walked();
+  state.step = Math.max(0, Math.min(k, order.length));
+  clearMarks();
+  if (state.step === 0) {
+    for (const node of state.data.nodes) setGrad(node.id, number(node.grad));
+    renderGradientCells(null);
+    $("log").replaceChildren();
+    progress();
+    return;
+  }
+  const current = order[state.step - 1];
+  // the steps skipped after the current one run with it (an input's step only confirms)
+  const last = state.step < order.length ? order[state.step] - 1 : state.data.steps.length - 1;
+  const totals = Object.create(null); // node -> running total
+  const parts = Object.create(null); // node -> contributions so far
+  for (const node of state.data.nodes) svgNode(node.id)?.classList.add("waiting");
+  for (let index = 0; index <= last; index += 1) {
+    const step = state.data.steps[index];
+    totals[step.node] = step.grad;
+    done(step.node);
+    for (const edge of step.edges) {
+      totals[edge.parent] = edge.total;
+      (parts[edge.parent] ??= []).push(edge.contribution);
+    }
+  }
+  for (const node of state.data.nodes) {
+    setGrad(node.id, node.id in totals ? number(totals[node.id]) : "?");
+    if ((parts[node.id] ?? []).length > 1) runningSum(node.id, parts[node.id], totals[node.id]);
+  }
+  highlight(state.data.steps[current]);
+  renderGradientCells(totals);
+  $("log").replaceChildren(...order.slice(0, state.step).map((index) => logLine(state.data.steps[index])));
+  $("log").lastElementChild.classList.add("current");
+  $("log").lastElementChild.scrollIntoView({ block: "nearest" });
+  progress();
+}
+
+function done(id) {
+  const box = svgNode(id);
+  box?.classList.remove("waiting");
+  box?.classList.add("done");
+  svgNode(`${id}-op`)?.classList.add("done");
+}
+
+// The running step: its node, and on each edge to an operand what flows along it.
+function highlight(step) {
+  svgNode(step.node)?.classList.add("current");
+  svgNode(`${step.node}-op`)?.classList.add("current");
+  for (const edge of step.edges) {
+    const path = document.getElementById(`tg-${step.node}.${edge.operand}`);
+    svgNode(edge.parent)?.classList.add("received");
+    if (!path) continue;
+    path.classList.add("flow");
+    path.setAttribute("marker-end", "");
+    path.setAttribute("marker-start", "url(#tg-arrow-back)");
+    label(path, `${number(edge.partial)} × ${number(step.grad)} = ${number(edge.contribution)}`);
+  }
+}
+
+// A label at the middle of an edge, on a white ground, moved up or down (a line at a time)
+// off the nodes and the labels already placed, where it can be.
+function label(path, text) {
+  const svg = path.ownerSVGElement;
+  const layer = marks(svg);
+  const at = path.getPointAtLength(path.getTotalLength() / 2);
+  const words = drawn(svg, "text");
+  words.setAttribute("class", "flow-label");
+  words.setAttribute("x", String(at.x));
+  words.setAttribute("text-anchor", "middle");
+  words.dataset.edge = path.dataset.edge;
+  words.textContent = text;
+  layer.append(words);
+  const taken = [...svg.querySelectorAll("g.node, text.flow-label")]
+    .filter((el) => el !== words)
+    .map((el) => el.getBBox());
+  for (const shift of [0, -14, 14, -28, 28, -42, 42, -56, 56]) {
+    words.setAttribute("y", String(at.y - 5 + shift));
+    if (!taken.some((box) => overlap(box, words.getBBox()))) break;
+    words.setAttribute("y", String(at.y - 5));
+  }
+  const box = words.getBBox();
+  const ground = drawn(svg, "rect");
+  ground.setAttribute("class", "flow-ground");
+  for (const [name, value] of [["x", box.x - 3], ["y", box.y - 1], ["width", box.width + 6], ["height", box.height + 2]]) {
+    ground.setAttribute(name, String(value));
+  }
+  layer.insertBefore(ground, words);
+}
+
+function overlap(a, b) {
+  return a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+}
+
+// Under a node that several paths reach, the sum of what has arrived: 1 + 3 + 3 = 7.
+function runningSum(id, parts, total) {
+  const box = svgNode(id)?.querySelector("rect");
+  if (!box) return;
+  const words = drawn(box.ownerSVGElement, "text");
+  words.setAttribute("class", "running-sum");
+  words.dataset.node = id;
+  words.setAttribute("x", box.getAttribute("x"));
+  words.setAttribute("y", String(Number(box.getAttribute("y")) + Number(box.getAttribute("height")) + 13));
+  words.textContent = `Σ ${parts.map(number).join(" + ")} = ${number(total)}`;
+  marks(box.ownerSVGElement).append(words);
+}
+
+// The group that holds this page's marks on the graph (drawn last, so on top), and the arrow
+// the flowing edges point with.
+function marks(svg) {
+  let layer = svg.querySelector("g.marks");
+  if (!layer) {
+    layer = drawn(svg, "g");
+    layer.setAttribute("class", "marks");
+    svg.append(layer);
+    const marker = drawn(svg, "marker");
+    for (const [name, value] of [["id", "tg-arrow-back"], ["viewBox", "0 0 10 10"], ["refX", "9"], ["refY", "5"],
+      ["markerWidth", "8"], ["markerHeight", "8"], ["orient", "auto-start-reverse"]]) {
+      marker.setAttribute(name, value);
+    }
+    const head = drawn(svg, "path");
+    head.setAttribute("d", "M0,1 L9,5 L0,9 z");
+    head.setAttribute("class", "flow-head");
+    marker.append(head);
+    svg.querySelector("defs").append(marker);
+  }
+  return layer;
+}
+
+function clearMarks() {
+  const svg = $("graph").querySelector("svg");
+  svg?.querySelector("g.marks")?.replaceChildren();
+  for (const el of document.querySelectorAll("#graph .current, #graph .received, #graph .flow, #graph .waiting, #graph .done")) {
+    el.classList.remove("current", "received", "flow", "waiting", "done");
+  }
+  for (const path of document.querySelectorAll("#graph path.edge")) {
+    path.setAttribute("marker-end", "url(#tg-arrow)");
+    path.removeAttribute("marker-start");
+  }
+}
+
+function logLine(step) {
+  let text = `${nameOf(step.node)}: gradient ${number(step.grad)}`;
+  for (const edge of step.edges) {
+    text += `; += ${number(edge.partial)} × ${number(step.grad)} = ${number(edge.contribution)}`;
+    text += ` into ${nameOf(edge.parent)} (now ${number(edge.total)})`;
+  }
+  const line = document.createElement("li");
+  line.dataset.node = step.node;
+  line.textContent = text;
+  return line;
+}
+
+function progress() {
+  const total = walked().length;
+  $("progress").textContent = state.step === 0 ? `${total} steps; gradients shown are final` : `step ${state.step} of ${total}`;
+  $("step").disabled = state.step >= total;
+  $("back").disabled = state.step === 0;
+  $("play").disabled = state.step >= total && !state.timer;
+}
+
+function play() {
+  if (state.timer) return stop();
+  if (state.step >= walked().length) showStep(0);
+  $("play").textContent = "Pause";
+  const tick = () => {
+    if (state.step >= walked().length) return stop();
+    showStep(state.step + 1);
+    state.timer = setTimeout(tick, 700 / Number($("speed").value));
+  };
+  tick();
+}
+
+function stop() {
+  clearTimeout(state.timer);
+  state.timer = null;
+  $("play").textContent = "Play";
+  progress();
+}
+
+// → Step, ← Back, space Play/Pause, when no field has the keys.
+function keys(event) {
+  const target = event.target;
+  if (target instanceof HTMLInputElement && target.type !== "checkbox" && target.type !== "button") return;
+  if (target instanceof HTMLButtonElement && event.key === " ") return; // the button's own press
+  if (!state.data) return;
+  if (event.key === "ArrowRight") {
+    stop();
+    showStep(state.step + 1);
+  } else if (event.key === "ArrowLeft") {
+    stop();
+    showStep(state.step - 1);
+  } else if (event.key === " ") {
+    play();
+  } else {
+    return;
+  }
+  event.preventDefault();
+}
