@@ -90,6 +90,7 @@ def test_pages_and_headers(port: int) -> None:
     for path, kind in [
         ("/app.js", "text/javascript"),
         ("/stepper.js", "text/javascript"),
+        ("/nodes.js", "text/javascript"),
         ("/style.css", "text/css"),
     ]:
         status, headers, _ = request(port, "GET", path)
@@ -101,11 +102,12 @@ def test_the_page_has_no_inline_script_and_no_eval() -> None:
     html = static.joinpath("index.html").read_text()
     assert re.findall(r"<script[^>]*>", html) == [
         '<script src="/stepper.js" defer>',
+        '<script src="/nodes.js" defer>',
         '<script src="/app.js" defer>',
     ]
     assert not re.search(r"\son[a-z]+\s*=", html)  # no inline event handlers
     assert not re.search(r"style\s*=", html)
-    app = static.joinpath("app.js").read_text() + static.joinpath("stepper.js").read_text()
+    app = "".join(static.joinpath(f).read_text() for f in ("app.js", "stepper.js", "nodes.js"))
     for forbidden in [
         "eval(",
         "new Function",

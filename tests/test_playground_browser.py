@@ -371,3 +371,66 @@ def test_play_goes_at_the_speed_chosen(page: Any) -> None:
     page.locator("#speed").fill("4")  # a step every 0.175 s
     page.click("#play")
     expect(page.locator("#progress")).to_have_text("step 3 of 3", timeout=2000)
+
+
+def test_each_preset_says_what_to_look_at(page: Any) -> None:
+    page.click("text=c = 100 (saturation)")
+    expect(page.locator("#preset-note")).to_contain_text("tanh saturates")
+    page.click("text=shared node: x*x + x")
+    expect(page.locator("#preset-note")).to_contain_text("1 + 3 + 3 = 7")
+    page.fill("#expr", "x*x*x")
+    expect(page.locator("#preset-note")).to_have_text("")
+
+
+def fill_of(page: Any, node: str) -> tuple[int, int, int]:
+    text = page.eval_on_selector(f"#tg-{node} rect", "r => getComputedStyle(r).fill")
+    red, green, blue = (int(part) for part in re.findall(r"\d+", text)[:3])
+    return red, green, blue
+
+
+def test_colour_encodes_the_gradient_s_sign_and_size(page: Any) -> None:
+    expect(page.locator("#legend")).to_be_visible()
+    _, inputs = engine("tanh(a*b + c)", {"a": 2, "b": -3, "c": 10})
+    assert inputs["a"].grad < 0 < inputs["b"].grad
+    nodes = {
+        n.label: n.id
+        for n in tg.trace(engine("tanh(a*b + c)", {"a": 2, "b": -3, "c": 10})[0]).nodes
+    }
+    red, _, blue = fill_of(page, nodes["a"])
+    assert blue > red  # below zero: blue
+    red, _, blue = fill_of(page, nodes["b"])
+    assert red > blue  # above zero: red
+    deep = fill_of(page, nodes["tanh(a*b + c)"])  # gradient 1, the largest: the deepest red
+    assert sum(deep) < sum(fill_of(page, nodes["b"]))
+
+
+def test_a_node_tells_its_gradient_as_a_sum_over_its_users(page: Any) -> None:
+    page.click("text=shared node: x*x + x")
+    expect(page.locator("#value")).to_have_text("x*x + x = 12")
+    page.locator("#tg-n0").focus()  # x, by the keyboard
+    info = page.locator("#node-info")
+    expect(info).to_be_visible()
+    expect(info).to_contain_text("value 3, gradient dx*x + x/dx = 7")
+    expect(info).to_contain_text("= 1 × 1 + 1 × 3 + 1 × 3 = 7")
+    expect(info).to_contain_text("from x*x: 1 × 3 = 3")
+    page.locator("#tg-n1").hover()
+    expect(info).to_contain_text("x*x = x * x")
+
+
+def test_on_a_phone_nothing_runs_off_the_side_and_numbers_stay_whole(
+    browser: Any, url: str
+) -> None:
+    phone = browser.new_page(viewport={"width": 390, "height": 844})
+    phone.goto(url)
+    expect(phone.locator("#grads tbody tr")).to_have_count(3)
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 390
+    lines = phone.eval_on_selector_all(  # a text's line boxes: one rectangle each
+        "#grads td",
+        """cells => cells.map(c => {
+          const range = document.createRange();
+          range.selectNodeContents(c);
+          return range.getClientRects().length;
+        })""",
+    )
+    assert set(lines) == {1}  # every number on one line
+    phone.close()

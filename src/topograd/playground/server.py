@@ -21,6 +21,7 @@ STATIC = {  # path -> (packaged file, content type); nothing else is served
     "/index.html": ("index.html", "text/html; charset=utf-8"),
     "/app.js": ("app.js", "text/javascript; charset=utf-8"),
     "/stepper.js": ("stepper.js", "text/javascript; charset=utf-8"),
+    "/nodes.js": ("nodes.js", "text/javascript; charset=utf-8"),
     "/style.css": ("style.css", "text/css; charset=utf-8"),
 }
 SECURITY_HEADERS = {

@@ -105,6 +105,10 @@ function render() {
   $("value").textContent = `${data.expr} = ${number(data.value)}`;
   $("graph").innerHTML = data.svg; // topograd's own SVG, labels escaped on the server
   fit($("graph").querySelector("svg"));
+  explainNodes();
+  if ($("node-info").dataset.node && !state.data.nodes.some((n) => n.id === $("node-info").dataset.node)) {
+    $("node-info").hidden = true;
+  }
   renderGradients(data);
   stop();
   showStep(0);
@@ -234,6 +238,7 @@ function nameOf(id) {
 
 function choose(button) {
   $("expr").value = button.dataset.expr;
+  $("preset-note").textContent = button.dataset.note;
   state.values = Object.assign(Object.create(null), JSON.parse(button.dataset.values));
   state.spans = Object.create(null);
   later(0);
@@ -262,7 +267,10 @@ async function grammar() {
 
 document.addEventListener("DOMContentLoaded", () => {
   grammar();
-  $("expr").addEventListener("input", () => later(250));
+  $("expr").addEventListener("input", () => {
+    $("preset-note").textContent = "";
+    later(250);
+  });
   $("step").addEventListener("click", () => { stop(); showStep(state.step + 1); });
   $("back").addEventListener("click", () => { stop(); showStep(state.step - 1); });
   $("play").addEventListener("click", play);

@@ -25,6 +25,7 @@ function showStep(k) {
   clearMarks();
   if (state.step === 0) {
     for (const node of state.data.nodes) setGrad(node.id, number(node.grad));
+    colourByGradient();
     renderGradientCells(null);
     $("log").replaceChildren();
     progress();
@@ -154,6 +155,7 @@ function clearMarks() {
   for (const el of document.querySelectorAll("#graph .current, #graph .received, #graph .flow, #graph .waiting, #graph .done")) {
     el.classList.remove("current", "received", "flow", "waiting", "done");
   }
+  for (const box of document.querySelectorAll("#graph .node rect")) box.style.fill = "";
   for (const path of document.querySelectorAll("#graph path.edge")) {
     path.setAttribute("marker-end", "url(#tg-arrow)");
     path.removeAttribute("marker-start");
