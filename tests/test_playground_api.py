@@ -11,6 +11,7 @@ import socket
 import subprocess
 import sys
 import threading
+import time
 from collections.abc import Iterator
 from importlib import resources
 
@@ -42,9 +43,10 @@ def request(
     headers: dict[str, str] | None = None,
 ) -> tuple[int, dict[str, str], bytes]:
     connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
-    connection.request(
-        method, path, body=body, headers={"Host": f"127.0.0.1:{port}", **(headers or {})}
-    )
+    sent = {"Host": f"127.0.0.1:{port}"}
+    if method == "POST":
+        sent["Content-Type"] = "application/json"
+    connection.request(method, path, body=body, headers={**sent, **(headers or {})})
     reply = connection.getresponse()
     data = reply.read()
     connection.close()
@@ -169,6 +171,12 @@ HOSTILE = [
     ("PUT", "/api/graph", b"{}", {}, 405, "not allowed"),
     ("DELETE", "/", None, {}, 405, "not allowed"),
     ("OPTIONS", "/", None, {}, 405, "not allowed"),
+    ("TRACE", "/", None, {}, 405, "TRACE is not allowed"),
+    ("BREW", "/", None, {}, 405, "BREW is not allowed"),
+    ("POST", "/api/graph", b'{"expr": "x"}', {"Origin": "http://evil.example"}, 403, "own pages"),
+    ("POST", "/api/graph", b'{"expr": "x"}', {"Content-Type": "text/plain"}, 415, "json"),
+    ("GET", "/" + "a" * 70_000, None, {}, 414, "URI Too Long"),
+    ("GET", "/", None, {f"X-Header-{k}": "1" for k in range(120)}, 431, "Too many headers"),
 ]
 
 
@@ -179,8 +187,10 @@ def test_hostile_requests_get_a_4xx_and_the_server_goes_on(
     if headers.get("Transfer-Encoding") or headers.get("Content-Length") == "999999999":
         got, reply = raw_request(port, method, path, body or b"", headers)
     else:
-        got, _, data = request(port, method, path, body, headers)
+        got, sent, data = request(port, method, path, body, headers)
         reply = json.loads(data)
+        assert sent["Content-Type"] == "application/json"
+        assert "Content-Security-Policy" in sent and sent["X-Content-Type-Options"] == "nosniff"
     assert got == status
     assert words in reply["error"]
     assert request(port, "GET", "/")[0] == 200  # still serving
@@ -189,9 +199,9 @@ def test_hostile_requests_get_a_4xx_and_the_server_goes_on(
 def raw_request(
     port: int, method: str, path: str, body: bytes, headers: dict[str, str]
 ) -> tuple[int, dict[str, str]]:
-    lines = [f"{method} {path} HTTP/1.1", f"Host: 127.0.0.1:{port}"] + [
-        f"{k}: {v}" for k, v in headers.items()
-    ]
+    lines = [f"{method} {path} HTTP/1.1", f"Host: 127.0.0.1:{port}"]
+    lines += ["Content-Type: application/json"] if method == "POST" else []
+    lines += [f"{k}: {v}" for k, v in headers.items()]
     with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
         sock.sendall(("\r\n".join(lines) + "\r\n\r\n").encode() + body)
         data = b""
@@ -201,16 +211,84 @@ def raw_request(
     return int(head.split()[1]), json.loads(payload)
 
 
-def test_a_malformed_request_line_gets_400(port: int) -> None:
+RAW = [  # what http.client will not send: each the bytes, the status and words of the answer
+    (b"NONSENSE\r\n\r\n", 400, "Bad request"),
+    (b"GET / HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nHost: 127.0.0.1:{port}\r\n\r\n", 400, "Host"),
+    (
+        b"POST /api/graph HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nContent-Type: application/json\r\n"
+        b"Content-Length: 2\r\nContent-Length: 40\r\n\r\n{}",
+        400,
+        "Content-Length header is given twice",
+    ),
+]
+
+
+@pytest.mark.parametrize(("raw", "status", "words"), RAW)
+def test_a_malformed_request_gets_a_json_error_with_the_security_headers(
+    port: int, raw: bytes, status: int, words: str
+) -> None:
     with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
-        sock.sendall(b"NONSENSE\r\n\r\n")
-        assert sock.recv(100).split(b" ")[1] == b"400"
+        sock.sendall(raw.replace(b"{port}", str(port).encode()))
+        data = b""
+        while chunk := sock.recv(65536):
+            data += chunk
+    head, _, payload = data.partition(b"\r\n\r\n")
+    assert head.split(b" ")[1] == str(status).encode()
+    assert b"Content-Type: application/json" in head and b"Content-Security-Policy" in head
+    assert words in json.loads(payload)["error"]
     assert request(port, "GET", "/")[0] == 200
+
+
+def test_a_request_trickling_in_is_cut_at_the_deadline() -> None:
+    """One byte every 0.3 s would hold a thread for as long as the client likes; the server
+    cuts the request when its deadline (here 1.5 s) has passed, whole or not."""
+    server = make_server(0, deadline=1.5)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    port = server.server_port
+    start = time.monotonic()
+    try:
+        with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
+            for byte in f"GET / HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nX-Slow: {'a' * 40}":
+                try:
+                    sock.sendall(byte.encode())
+                except OSError:
+                    break
+                time.sleep(0.3)
+                if time.monotonic() - start > 8:
+                    break
+            data = sock.recv(100)
+        assert data == b""  # cut, not answered
+        assert time.monotonic() - start < 6  # not the 13 s the bytes would take
+        assert request(port, "GET", "/")[0] == 200
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def test_a_burst_of_connections_waits_in_the_queue_not_for_a_retry(port: int) -> None:
+    """16 clients connecting at once: none waits for a SYN retry (1 s) as a 5-deep listen
+    queue makes the sixth do."""
+    times: list[float] = []
+
+    def connect() -> None:
+        start = time.monotonic()
+        with socket.create_connection(("127.0.0.1", port), timeout=10):
+            times.append(time.monotonic() - start)
+
+    threads = [threading.Thread(target=connect) for _ in range(16)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert len(times) == 16 and max(times) < 0.9
 
 
 def test_a_client_that_never_finishes_is_dropped_not_waited_for(port: int) -> None:
     with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
-        head = f"POST /api/graph HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nContent-Length: 50\r\n\r\n"
+        head = (
+            f"POST /api/graph HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
+            "Content-Type: application/json\r\nContent-Length: 50\r\n\r\n"
+        )
         sock.sendall(head.encode() + b"{")
         data = sock.recv(1000)  # the server gives up after its timeout
     assert data == b"" or data.startswith(b"HTTP/1.1 408")

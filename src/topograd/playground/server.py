@@ -1,15 +1,21 @@
 """The playground's HTTP server: the standard library's ThreadingHTTPServer on 127.0.0.1.
 
-It serves three packaged files and two API routes, refuses a Host that is not its own (DNS
-rebinding), sends a strict Content-Security-Policy, and answers every bad request with a 4xx.
+It serves five packaged files and two API routes, refuses a Host that is not its own (DNS
+rebinding), a POST from another origin or of anything but JSON, and answers every bad request
+(a garbled request line, a 70 kB URL, too many headers, an unknown method, a duplicated Host or
+Content-Length) with a JSON error and the same security headers as every page. A request must
+arrive whole within a deadline, however slowly its bytes trickle in.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
+import socket
 import sys
 import threading
 import webbrowser
+from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from importlib import resources
 from typing import Any
@@ -32,6 +38,9 @@ SECURITY_HEADERS = {
     "Referrer-Policy": "no-referrer",
     "Cache-Control": "no-store",
 }
+
+
+DEADLINE = 10.0  # seconds a request may take to arrive, whole
 
 
 def _static(name: str) -> bytes:
@@ -57,6 +66,43 @@ class Handler(BaseHTTPRequestHandler):
     def _json(self, status: int, data: dict[str, Any]) -> None:
         self._send(status, json.dumps(data).encode(), "application/json")
 
+    def send_error(self, code: int, message: str | None = None, explain: str | None = None) -> None:
+        """What the standard library answers itself (a garbled request line, a URL or headers
+        too long, an unknown method) as JSON with the security headers, not an HTML page."""
+        self.close_connection = True
+        if code == HTTPStatus.NOT_IMPLEMENTED and self.command:  # a method nobody serves
+            code, message = HTTPStatus.METHOD_NOT_ALLOWED, f"{self.command} is not allowed here"
+        if not hasattr(self, "headers"):  # before the headers: nothing of the request is known
+            self.command = ""
+        self._json(code, {"error": message or HTTPStatus(code).phrase})
+
+    def handle_one_request(self) -> None:
+        """One request, cut off (the connection shut) if it has not arrived whole in time."""
+        watchdog = threading.Timer(self.server.deadline, self._cut)  # type: ignore[attr-defined]
+        watchdog.daemon = True
+        watchdog.start()
+        try:
+            super().handle_one_request()
+        finally:
+            watchdog.cancel()
+
+    def _cut(self) -> None:
+        self.close_connection = True
+        with contextlib.suppress(OSError):  # already closed
+            self.connection.shutdown(socket.SHUT_RDWR)
+
+    def _headers_ok(self) -> bool:
+        """Its own Host, once; at most one Content-Length."""
+        for name in ("Host", "Content-Length"):
+            if len(self.headers.get_all(name, [])) > 1:
+                self._refuse(400, f"the {name} header is given twice")
+                return False
+        return self._host_ok()
+
+    def _refuse(self, status: int, message: str) -> None:
+        self.close_connection = True
+        self._json(status, {"error": message})
+
     def _host_ok(self) -> bool:
         port = self.server.server_port  # type: ignore[attr-defined]
         if self.headers.get("Host") in (f"127.0.0.1:{port}", f"localhost:{port}"):
@@ -66,7 +112,7 @@ class Handler(BaseHTTPRequestHandler):
         return False
 
     def do_GET(self) -> None:
-        if not self._host_ok():
+        if not self._headers_ok():
             return
         path = self.path.split("?", 1)[0]
         if path == "/api/functions":
@@ -81,10 +127,21 @@ class Handler(BaseHTTPRequestHandler):
     do_HEAD = do_GET  # noqa: N815
 
     def do_POST(self) -> None:
-        if not self._host_ok():
+        if not self._headers_ok():
+            return
+        port = self.server.server_port  # type: ignore[attr-defined]
+        origin = self.headers.get("Origin")
+        if origin is not None and origin not in (
+            f"http://127.0.0.1:{port}",
+            f"http://localhost:{port}",
+        ):
+            self._refuse(403, "this server answers only to its own pages")
             return
         if self.path != "/api/graph":
             self._json(404, {"error": f"no such route: {self.path[:80]}"})
+            return
+        if self.headers.get_content_type() != "application/json":
+            self._refuse(415, "send the body as application/json")
             return
         status, reply = self._read_body()
         if status == 200:
@@ -119,7 +176,7 @@ class Handler(BaseHTTPRequestHandler):
         self.close_connection = True
         self._json(405, {"error": f"{self.command} is not allowed here"})
 
-    do_PUT = do_DELETE = do_PATCH = do_OPTIONS = _refuse_method  # noqa: N815
+    do_PUT = do_DELETE = do_PATCH = do_OPTIONS = do_TRACE = do_CONNECT = _refuse_method  # noqa: N815
 
     def log_message(self, format: str, *args: Any) -> None:  # noqa: A002
         pass  # quiet: the terminal shows the URL, not every request
@@ -127,6 +184,8 @@ class Handler(BaseHTTPRequestHandler):
 
 class _Server(ThreadingHTTPServer):
     daemon_threads = True
+    request_queue_size = 64  # a burst of connections waits in the queue, not for a SYN retry
+    deadline = DEADLINE
 
     def handle_error(self, request: Any, client_address: Any) -> None:
         if isinstance(sys.exc_info()[1], ConnectionError):
@@ -134,9 +193,12 @@ class _Server(ThreadingHTTPServer):
         super().handle_error(request, client_address)
 
 
-def make_server(port: int = 0) -> ThreadingHTTPServer:
-    """A server on 127.0.0.1 (``port`` 0: a free one), not yet serving."""
-    return _Server(("127.0.0.1", port), Handler)
+def make_server(port: int = 0, deadline: float = DEADLINE) -> ThreadingHTTPServer:
+    """A server on 127.0.0.1 (``port`` 0: a free one), not yet serving; each request must
+    arrive whole within ``deadline`` seconds."""
+    server = _Server(("127.0.0.1", port), Handler)
+    server.deadline = deadline
+    return server
 
 
 def serve(port: int = 0, open_browser: bool = True) -> None:
