@@ -93,6 +93,7 @@ def test_pages_and_headers(port: int) -> None:
         ("/app.js", "text/javascript"),
         ("/stepper.js", "text/javascript"),
         ("/nodes.js", "text/javascript"),
+        ("/share.js", "text/javascript"),
         ("/style.css", "text/css"),
     ]:
         status, headers, _ = request(port, "GET", path)
@@ -105,11 +106,14 @@ def test_the_page_has_no_inline_script_and_no_eval() -> None:
     assert re.findall(r"<script[^>]*>", html) == [
         '<script src="/stepper.js" defer>',
         '<script src="/nodes.js" defer>',
+        '<script src="/share.js" defer>',
         '<script src="/app.js" defer>',
     ]
     assert not re.search(r"\son[a-z]+\s*=", html)  # no inline event handlers
     assert not re.search(r"style\s*=", html)
-    app = "".join(static.joinpath(f).read_text() for f in ("app.js", "stepper.js", "nodes.js"))
+    app = "".join(
+        static.joinpath(f).read_text() for f in ("app.js", "stepper.js", "nodes.js", "share.js")
+    )
     for forbidden in [
         "eval(",
         "new Function",

@@ -434,3 +434,49 @@ def test_on_a_phone_nothing_runs_off_the_side_and_numbers_stay_whole(
     )
     assert set(lines) == {1}  # every number on one line
     phone.close()
+
+
+def test_the_address_keeps_the_state_for_a_reload_and_a_pasted_link(
+    page: Any, browser: Any
+) -> None:
+    page.click("text=shared node: x*x + x")
+    expect(page.locator("#value")).to_have_text("x*x + x = 12")
+    page.get_by_label("value of x").fill("2.5")
+    expect(page.locator("#value")).to_have_text("x*x + x = 8.75")
+    page.click("#step")
+    page.click("#step")
+    expect(page.locator("#progress")).to_have_text("step 2 of 2")
+    link = page.url
+    assert "#" in link and "expr=" in link
+    for view in (page, browser.new_page()):
+        if view is page:
+            view.reload()
+        else:
+            view.goto(link)
+        expect(view.locator("#value")).to_have_text("x*x + x = 8.75")
+        expect(view.locator("#expr")).to_have_value("x*x + x")
+        expect(view.locator("#progress")).to_have_text("step 2 of 2")
+        expect(view.locator("#graph text.running-sum")).to_have_text("Σ 1 + 2.5 + 2.5 = 6")
+    page.context.pages[-1].close()
+
+
+def test_a_link_with_a_greek_name_and_a_hostile_value(browser: Any, url: str) -> None:
+    view = browser.new_page()
+    view.goto(url + "#expr=%CE%BB*2&v.%CE%BB=1.5&v.__proto__=x&step=-3")
+    expect(view.locator("#value")).to_have_text("λ*2 = 3")
+    expect(view.locator("#progress")).to_contain_text("gradients shown are final")
+    view.close()
+
+
+@pytest.mark.parametrize(("button", "start"), [("SVG", b"<svg"), ("PNG", b"\x89PNG\r\n\x1a\n")])
+def test_the_graph_downloads_as_shown(page: Any, button: str, start: bytes) -> None:
+    page.click("#step")  # with the marks of a step
+    with page.expect_download() as waiting:
+        page.click(f"text=Download {button}")
+    data = Path(waiting.value.path()).read_bytes()
+    assert data.startswith(start)
+    assert waiting.value.suggested_filename == f"topograd-graph.{button.lower()}"
+    if button == "SVG":
+        assert b"flow-label" in data and b"tanh(a*b + c)" in data
+    else:
+        assert len(data) > 10_000  # a drawing, not a blank

@@ -11,6 +11,7 @@ const state = {
   pending: null, // the debounce timer of an update
   asked: 0, // requests sent: only the answer to the latest is shown
   spans: Object.create(null), // each slider's half-range, from the value typed (not answers)
+  restore: 0, // the step a link asks for, shown once its graph has arrived
 };
 
 const $ = (id) => document.getElementById(id);
@@ -92,6 +93,11 @@ async function update() {
   state.data = data;
   Object.assign(state.values, data.values);
   render();
+  if (state.restore) {
+    showStep(state.restore);
+    state.restore = 0;
+  }
+  saveToAddress();
 }
 
 function later(delay = 150) {
@@ -280,5 +286,15 @@ document.addEventListener("DOMContentLoaded", () => {
   for (const button of $("presets").querySelectorAll("button")) {
     button.addEventListener("click", () => choose(button));
   }
-  choose($("presets").querySelector("button"));
+  $("download-svg").addEventListener("click", () => state.data && downloadSvg());
+  $("download-png").addEventListener("click", () => state.data && downloadPng());
+  const linked = fromAddress();
+  if (linked) {
+    $("expr").value = linked.expr;
+    state.values = linked.values;
+    state.restore = linked.step;
+    later(0);
+  } else {
+    choose($("presets").querySelector("button"));
+  }
 });

@@ -175,6 +175,7 @@ function logLine(step) {
 }
 
 function progress() {
+  saveToAddress();
   const total = walked().length;
   $("progress").textContent = state.step === 0 ? `${total} steps; gradients shown are final` : `step ${state.step} of ${total}`;
   $("step").disabled = state.step >= total;
