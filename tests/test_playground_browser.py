@@ -480,3 +480,38 @@ def test_the_graph_downloads_as_shown(page: Any, button: str, start: bytes) -> N
         assert b"flow-label" in data and b"tanh(a*b + c)" in data
     else:
         assert len(data) > 10_000  # a drawing, not a blank
+
+
+def test_the_forward_pass_steps_values_in_topological_order(page: Any) -> None:
+    out, _ = engine("tanh(a*b + c)", {"a": 2, "b": -3, "c": 10})
+    computed = [n for n in tg.trace(out).nodes if n.op]
+    page.select_option("#pass", "forward")
+    expect(page.locator("#progress")).to_have_text(
+        f"{len(computed)} operations to compute, inputs first"
+    )
+    for node in computed:
+        data = page.locator(f"#tg-{node.id} text.data")
+        expect(data).to_have_text("data ?")  # not computed yet
+        page.click("#step")
+        expect(data).to_have_text(f"data {six(node.data)}")
+        expect(page.locator("#graph .node.value.current")).to_have_attribute("data-node", node.id)
+    log = page.locator("#log li")
+    expect(log).to_have_count(len(computed))
+    expect(log.nth(0)).to_have_text("a*b = 2 * -3 = -6")
+    expect(log.nth(2)).to_have_text(f"tanh(a*b + c) = tanh(4) = {six(out.data)}")
+    expect(page.locator("#grads tr[data-name='a'] td.grad")).to_have_text("?")  # no gradient yet
+    page.select_option("#pass", "backward")
+    expect(page.locator(f"#tg-{computed[0].id} text.data")).to_have_text("data -6")
+
+
+def test_one_step_of_gradient_descent_moves_every_input_downhill(page: Any) -> None:
+    out, inputs = engine("tanh(a*b + c)", {"a": 2, "b": -3, "c": 10})
+    page.locator("#rate").fill("0.5")
+    page.click("#descend")
+    moved = {name: v.data - 0.5 * v.grad for name, v in inputs.items()}
+    for name, x in moved.items():
+        expect(page.get_by_label(f"value of {name}")).to_have_value(repr(x))
+    after, _ = engine("tanh(a*b + c)", moved)
+    assert after.data < out.data  # downhill
+    expect(page.locator("#value")).to_have_text(f"tanh(a*b + c) = {six(after.data)}")
+    expect(page.locator("#descent-note")).to_contain_text("η = 0.5")

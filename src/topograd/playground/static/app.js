@@ -242,6 +242,23 @@ function nameOf(id) {
   return node.label || (node.op ? id : number(node.data));
 }
 
+// One step downhill on every input, x ← x − η·∂e/∂x, then the graph again: training's first step.
+function descend() {
+  const rate = Number($("rate").value);
+  if (!state.data || $("rate").value.trim() === "" || !Number.isFinite(rate)) return;
+  const moves = [];
+  for (const name of state.data.names) {
+    const grad = state.data.grads[name];
+    if (typeof grad !== "number") continue;
+    const before = state.values[name];
+    state.values[name] = before - rate * grad;
+    moves.push(`${name} ${number(before)} → ${number(state.values[name])}`);
+  }
+  $("descent-note").textContent =
+    `x ← x − η·∂e/∂x, η = ${number(rate)}: ${moves.join(", ")}; the output was ${number(state.data.value)}`;
+  later(0);
+}
+
 function choose(button) {
   $("expr").value = button.dataset.expr;
   $("preset-note").textContent = button.dataset.note;
@@ -282,15 +299,21 @@ document.addEventListener("DOMContentLoaded", () => {
   $("play").addEventListener("click", play);
   $("reset").addEventListener("click", () => { if (state.data) { stop(); showStep(0); } });
   $("skip-inputs").addEventListener("change", () => state.data && showStep(0));
+  $("pass").addEventListener("change", () => {
+    stop();
+    if (state.data) showStep(0);
+  });
   document.addEventListener("keydown", keys);
   for (const button of $("presets").querySelectorAll("button")) {
     button.addEventListener("click", () => choose(button));
   }
+  $("descend").addEventListener("click", descend);
   $("download-svg").addEventListener("click", () => state.data && downloadSvg());
   $("download-png").addEventListener("click", () => state.data && downloadPng());
   const linked = fromAddress();
   if (linked) {
     $("expr").value = linked.expr;
+    $("pass").value = linked.pass;
     state.values = linked.values;
     state.restore = linked.step;
     later(0);

@@ -10,6 +10,7 @@ function saveToAddress() {
   fields.set("expr", state.data.expr);
   for (const name of state.data.names) fields.set(`v.${name}`, String(state.values[name]));
   if (state.step) fields.set("step", String(state.step));
+  if (forwardPass()) fields.set("pass", "forward");
   history.replaceState(null, "", `#${fields}`);
 }
 
@@ -23,7 +24,8 @@ function fromAddress() {
     if (key.startsWith("v.") && text.trim() !== "" && Number.isFinite(x)) values[key.slice(2)] = x;
   }
   const step = Number(fields.get("step") ?? 0);
-  return { expr: fields.get("expr"), values, step: Number.isInteger(step) && step > 0 ? step : 0 };
+  const pass = fields.get("pass") === "forward" ? "forward" : "backward";
+  return { expr: fields.get("expr"), values, pass, step: Number.isInteger(step) && step > 0 ? step : 0 };
 }
 
 function download(name, blob) {

@@ -13,9 +13,16 @@ function drawn(svg, tag) {
 // The steps walked: every node's, or (the default) only those that pass something on: a
 // leaf's step only confirms what has arrived.
 function walked() {
+  if (forwardPass()) {
+    return state.data.nodes.map((node, index) => index).filter((index) => state.data.nodes[index].op);
+  }
   const steps = state.data.steps;
   const all = !$("skip-inputs").checked;
   return steps.map((step, index) => index).filter((index) => all || steps[index].edges.length > 0);
+}
+
+function forwardPass() {
+  return $("pass").value === "forward";
 }
 
 // Show the graph as it stands after `k` walked steps (0: before the walk, final gradients).
@@ -23,6 +30,10 @@ function showStep(k) {
   const order = walked();
   state.step = Math.max(0, Math.min(k, order.length));
   clearMarks();
+  if (forwardPass()) {
+    showForward(order);
+    return;
+  }
   if (state.step === 0) {
     for (const node of state.data.nodes) setGrad(node.id, number(node.grad));
     colourByGradient();
@@ -56,6 +67,51 @@ function showStep(k) {
   $("log").lastElementChild.classList.add("current");
   $("log").lastElementChild.scrollIntoView({ block: "nearest" });
   progress();
+}
+
+// The forward pass after its first `state.step` operations: the inputs' values are known, each
+// operation computes its value from its operands' in topological order; no gradient exists yet.
+function showForward(order) {
+  const nodes = state.data.nodes;
+  const known = new Set(nodes.filter((node) => !node.op).map((node) => node.id));
+  for (const index of order.slice(0, state.step)) known.add(nodes[index].id);
+  for (const node of nodes) {
+    setData(node.id, known.has(node.id) ? number(node.data) : "?");
+    setGrad(node.id, "?");
+    svgNode(node.id)?.classList.add(known.has(node.id) ? "done" : "waiting");
+  }
+  renderGradientCells(Object.create(null));
+  const lines = order.slice(0, state.step).map((index) => {
+    const line = document.createElement("li");
+    line.dataset.node = nodes[index].id;
+    line.textContent = `${nameOf(nodes[index].id)} = ${withValues(nodes[index])} = ${number(nodes[index].data)}`;
+    return line;
+  });
+  $("log").replaceChildren(...lines);
+  if (state.step > 0) {
+    const current = nodes[order[state.step - 1]];
+    svgNode(current.id)?.classList.add("current");
+    svgNode(`${current.id}-op`)?.classList.add("current");
+    for (const edge of state.data.edges.filter((e) => e.target === current.id)) {
+      document.getElementById(`tg-${edge.id}`)?.classList.add("flow", "forward");
+    }
+    $("log").lastElementChild.classList.add("current");
+    $("log").lastElementChild.scrollIntoView({ block: "nearest" });
+  }
+  progress();
+}
+
+// An operation with its operands' values: 2 * -3, tanh(4).
+function withValues(node) {
+  const operands = state.data.edges
+    .filter((edge) => edge.target === node.id)
+    .map((edge) => number(state.data.nodes.find((n) => n.id === edge.source).data));
+  return operands.length === 2 ? `${operands[0]} ${node.op} ${operands[1]}` : `${node.op}(${operands.join(", ")})`;
+}
+
+function setData(id, text) {
+  const label = svgNode(id)?.querySelector("text.data");
+  if (label) label.textContent = `data ${text}`;
 }
 
 function done(id) {
@@ -156,6 +212,8 @@ function clearMarks() {
     el.classList.remove("current", "received", "flow", "waiting", "done");
   }
   for (const box of document.querySelectorAll("#graph .node rect")) box.style.fill = "";
+  for (const node of state.data.nodes) setData(node.id, number(node.data));
+  for (const path of document.querySelectorAll("#graph .forward")) path.classList.remove("forward");
   for (const path of document.querySelectorAll("#graph path.edge")) {
     path.setAttribute("marker-end", "url(#tg-arrow)");
     path.removeAttribute("marker-start");
@@ -177,7 +235,8 @@ function logLine(step) {
 function progress() {
   saveToAddress();
   const total = walked().length;
-  $("progress").textContent = state.step === 0 ? `${total} steps; gradients shown are final` : `step ${state.step} of ${total}`;
+  const before = forwardPass() ? `${total} operations to compute, inputs first` : `${total} steps; gradients shown are final`;
+  $("progress").textContent = state.step === 0 ? before : `step ${state.step} of ${total}`;
   $("step").disabled = state.step >= total;
   $("back").disabled = state.step === 0;
   $("play").disabled = state.step >= total && !state.timer;
