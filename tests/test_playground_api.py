@@ -94,6 +94,7 @@ def test_pages_and_headers(port: int) -> None:
         ("/stepper.js", "text/javascript"),
         ("/nodes.js", "text/javascript"),
         ("/share.js", "text/javascript"),
+        ("/zoom.js", "text/javascript"),
         ("/style.css", "text/css"),
     ]:
         status, headers, _ = request(port, "GET", path)
@@ -107,12 +108,14 @@ def test_the_page_has_no_inline_script_and_no_eval() -> None:
         '<script src="/stepper.js" defer>',
         '<script src="/nodes.js" defer>',
         '<script src="/share.js" defer>',
+        '<script src="/zoom.js" defer>',
         '<script src="/app.js" defer>',
     ]
     assert not re.search(r"\son[a-z]+\s*=", html)  # no inline event handlers
     assert not re.search(r"style\s*=", html)
     app = "".join(
-        static.joinpath(f).read_text() for f in ("app.js", "stepper.js", "nodes.js", "share.js")
+        static.joinpath(f).read_text()
+        for f in ("app.js", "stepper.js", "nodes.js", "share.js", "zoom.js")
     )
     for forbidden in [
         "eval(",

@@ -515,3 +515,56 @@ def test_one_step_of_gradient_descent_moves_every_input_downhill(page: Any) -> N
     assert after.data < out.data  # downhill
     expect(page.locator("#value")).to_have_text(f"tanh(a*b + c) = {six(after.data)}")
     expect(page.locator("#descent-note")).to_contain_text("η = 0.5")
+
+
+def scale_of(page: Any) -> float:
+    return float(page.locator("#graph svg").get_attribute("data-scale"))
+
+
+def view_box(page: Any) -> list[float]:
+    return [float(x) for x in page.locator("#graph svg").get_attribute("viewBox").split()]
+
+
+def test_the_larger_graph_is_readable_at_1280_by_800(browser: Any, url: str) -> None:
+    screen = browser.new_page(viewport={"width": 1280, "height": 800})
+    screen.goto(url)
+    expect(screen.locator("#grads tbody tr")).to_have_count(3)
+    screen.click("text=a larger graph")
+    expect(screen.locator("#value")).to_contain_text("sigmoid(w1*x1")
+    heights = screen.eval_on_selector_all(
+        "#graph svg .node.value text.data",
+        "texts => texts.map(t => t.getBoundingClientRect().height)",
+    )
+    assert min(heights) >= 9  # pixels of text on the screen: read, then pan for the rest
+    assert view_box(screen)[:2] == [0, 0]  # from the inputs
+    screen.close()
+
+
+def test_zoom_and_pan_by_buttons_wheel_and_drag(page: Any) -> None:
+    page.click("text=a larger graph")
+    expect(page.locator("#value")).to_contain_text("sigmoid(w1*x1")
+    fitted = scale_of(page)
+    page.click("#zoom-in")
+    assert scale_of(page) == pytest.approx(fitted * 1.25)
+    page.click("#zoom-out")
+    page.click("#zoom-out")
+    assert scale_of(page) == pytest.approx(fitted * 1.25 * 0.8 * 0.8)
+    page.click("#zoom-fit")
+    assert scale_of(page) == pytest.approx(fitted)
+    box = page.locator("#graph svg").bounding_box()
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.wheel(0, -300)  # towards the reader: larger
+    expect(page.locator("#graph svg")).not_to_have_attribute("data-scale", str(fitted))
+    assert scale_of(page) > fitted
+    x0 = view_box(page)[0]
+    page.mouse.down()
+    page.mouse.move(box["x"] + box["width"] / 2 - 120, box["y"] + box["height"] / 2, steps=4)
+    page.mouse.up()
+    assert view_box(page)[0] == pytest.approx(x0 + 120 / scale_of(page), rel=1e-6)
+    zoomed = scale_of(page)
+    page.get_by_label("value of b").fill("0.4")  # only values change: the view stays
+    expect(page.locator("#value")).not_to_contain_text("= 0.917002")
+    assert scale_of(page) == zoomed
+    page.fill("#expr", "x*x + x")  # another graph: fitted anew
+    expect(page.locator("#value")).to_contain_text("x*x + x =")
+    assert scale_of(page) != zoomed

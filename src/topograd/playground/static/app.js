@@ -110,7 +110,7 @@ function render() {
   renderVariables(data.names, data.values);
   $("value").textContent = `${data.expr} = ${number(data.value)}`;
   $("graph").innerHTML = data.svg; // topograd's own SVG, labels escaped on the server
-  fit($("graph").querySelector("svg"));
+  setUpView($("graph").querySelector("svg"), data.expr);
   explainNodes();
   if ($("node-info").dataset.node && !state.data.nodes.some((n) => n.id === $("node-info").dataset.node)) {
     $("node-info").hidden = true;
@@ -118,16 +118,6 @@ function render() {
   renderGradients(data);
   stop();
   showStep(0);
-}
-
-function fit(svg) {
-  // Small graphs are drawn up to 1.6 times larger, large ones shrink to the panel's width.
-  const width = Number(svg.getAttribute("width"));
-  const height = Number(svg.getAttribute("height"));
-  const room = $("graph").clientWidth - 24;
-  const scale = Math.min(1.6, room / width);
-  svg.setAttribute("width", String(Math.round(width * scale)));
-  svg.setAttribute("height", String(Math.round(height * scale)));
 }
 
 function renderVariables(names, values) {
@@ -308,6 +298,7 @@ document.addEventListener("DOMContentLoaded", () => {
     button.addEventListener("click", () => choose(button));
   }
   $("descend").addEventListener("click", descend);
+  listenForViews();
   $("download-svg").addEventListener("click", () => state.data && downloadSvg());
   $("download-png").addEventListener("click", () => state.data && downloadPng());
   const linked = fromAddress();

@@ -40,8 +40,12 @@ function download(name, blob) {
 
 // The drawing as shown (the marks of the step too), standalone.
 function svgText() {
-  const svg = $("graph").querySelector("svg").cloneNode(true);
+  const shown = $("graph").querySelector("svg");
+  const svg = shown.cloneNode(true);
   svg.setAttribute("xmlns", svg.namespaceURI);
+  svg.setAttribute("width", shown.dataset.width); // the whole drawing, whatever the zoom
+  svg.setAttribute("height", shown.dataset.height);
+  svg.setAttribute("viewBox", `0 0 ${shown.dataset.width} ${shown.dataset.height}`);
   const style = document.createElementNS(svg.namespaceURI, "style");
   style.textContent = [...document.styleSheets]
     .flatMap((sheet) => [...sheet.cssRules])
@@ -60,8 +64,8 @@ function downloadSvg() {
 function downloadPng() {
   const svg = $("graph").querySelector("svg");
   const scale = 2;
-  const width = Number(svg.getAttribute("width")) * scale;
-  const height = Number(svg.getAttribute("height")) * scale;
+  const width = Number(svg.dataset.width) * scale;
+  const height = Number(svg.dataset.height) * scale;
   const picture = new Image();
   picture.onload = () => {
     const canvas = document.createElement("canvas");
