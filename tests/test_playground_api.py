@@ -95,6 +95,7 @@ def test_pages_and_headers(port: int) -> None:
         ("/nodes.js", "text/javascript"),
         ("/share.js", "text/javascript"),
         ("/zoom.js", "text/javascript"),
+        ("/chart.js", "text/javascript"),
         ("/style.css", "text/css"),
     ]:
         status, headers, _ = request(port, "GET", path)
@@ -109,13 +110,14 @@ def test_the_page_has_no_inline_script_and_no_eval() -> None:
         '<script src="/nodes.js" defer>',
         '<script src="/share.js" defer>',
         '<script src="/zoom.js" defer>',
+        '<script src="/chart.js" defer>',
         '<script src="/app.js" defer>',
     ]
     assert not re.search(r"\son[a-z]+\s*=", html)  # no inline event handlers
     assert not re.search(r"style\s*=", html)
     app = "".join(
         static.joinpath(f).read_text()
-        for f in ("app.js", "stepper.js", "nodes.js", "share.js", "zoom.js")
+        for f in ("app.js", "stepper.js", "nodes.js", "share.js", "zoom.js", "chart.js")
     )
     for forbidden in [
         "eval(",
@@ -339,3 +341,22 @@ def test_the_functions_route_lists_the_registrys_functions(port: int) -> None:
     assert reply["functions"] == list(functions())
     assert reply["operators"] == ["+", "-", "*", "/", "**"]
     assert "Content-Security-Policy" in headers
+
+
+def test_the_step_chart_shows_truncation_and_rounding() -> None:
+    """The central difference's error against h: large at both ends, least in between."""
+    body = {"expr": "tanh(a*b + c)", "values": {"a": 2, "b": -3, "c": 10}, "steps_for": "c"}
+    status, reply = graph_request(json.dumps(body).encode())
+    assert status == 200
+    rows = reply["step_errors"]
+    assert [row["h"] for row in rows] == [10.0**-k for k in range(1, 16)]
+    out, inputs = parse("tanh(a*b + c)").build({"a": 2, "b": -3, "c": 10})
+    out.backward()
+    for row in rows:
+        assert row["error"] == abs(row["estimate"] - inputs["c"].grad)
+    errors = [row["error"] for row in rows]
+    best = errors.index(min(errors))
+    assert 2 <= best <= 7  # h from 1e-3 to 1e-8
+    assert errors[0] > 100 * errors[best] and errors[-1] > 100 * errors[best]
+    status, reply = graph_request(json.dumps({**body, "steps_for": "z"}).encode())
+    assert (status, reply["error"]) == (422, "'z' is not an input of the expression")

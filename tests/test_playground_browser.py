@@ -568,3 +568,15 @@ def test_zoom_and_pan_by_buttons_wheel_and_drag(page: Any) -> None:
     page.fill("#expr", "x*x + x")  # another graph: fitted anew
     expect(page.locator("#value")).to_contain_text("x*x + x =")
     assert scale_of(page) != zoomed
+
+
+def test_the_chart_of_the_step_h_for_a_chosen_input(page: Any) -> None:
+    page.click("#h-details summary")
+    page.select_option("#h-input", "c")
+    points = page.locator("#h-chart circle.error-point")
+    expect(points).to_have_count(15)
+    errors = [float(points.nth(k).get_attribute("data-error")) for k in range(15)]
+    best = errors.index(min(errors))
+    assert errors[0] > 100 * errors[best] < errors[-1] / 100  # a valley: both ends mislead
+    expect(page.locator("#h-chart line.check-step")).to_have_count(1)
+    expect(page.locator("#h-caption")).to_contain_text("rounding")

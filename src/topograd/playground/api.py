@@ -16,6 +16,7 @@ import math
 from typing import Any
 
 from ..expr import ExpressionError, functions, operators, parse
+from ..scalar.value import Value
 from ..verify.numeric import central_difference
 from ..viz.draw import to_svg
 from ..viz.graph import json_number
@@ -37,7 +38,10 @@ def _refuse_constant(name: str) -> float:
     raise RequestError(400, f"the JSON holds {name}, which is not a number JSON allows")
 
 
-def _decode(body: bytes) -> tuple[str, dict[str, float]]:
+STEPS = [10.0**-k for k in range(1, 16)]  # the central difference's step h, for its chart
+
+
+def _decode(body: bytes) -> tuple[str, dict[str, float], str | None]:
     try:
         request = json.loads(body.decode("utf-8"), parse_constant=_refuse_constant)
     except ValueError as error:  # not UTF-8, not JSON, or an integer of over 4300 digits
@@ -60,7 +64,10 @@ def _decode(body: bytes) -> tuple[str, dict[str, float]]:
             finite = False
         if not finite:
             raise RequestError(400, f'the value of "{name}" is too large')
-    return expr, {name: float(value) for name, value in values.items()}
+    steps_for = request.get("steps_for")
+    if steps_for is not None and not isinstance(steps_for, str):
+        raise RequestError(400, '"steps_for" must be the name of an input')
+    return expr, {name: float(value) for name, value in values.items()}, steps_for
 
 
 def functions_reply() -> dict[str, Any]:
@@ -83,8 +90,10 @@ def graph_request(body: bytes) -> tuple[int, dict[str, Any]]:
         return 422, {"error": str(error)}
 
 
-def _graph(text: str, given: dict[str, float]) -> dict[str, Any]:
+def _graph(text: str, given: dict[str, float], steps_for: str | None = None) -> dict[str, Any]:
     expression = parse(text)
+    if steps_for is not None and steps_for not in expression.names:
+        raise RequestError(422, f"{steps_for!r} is not an input of the expression")
     values = {name: given.get(name, DEFAULT_VALUE) for name in expression.names}
     out, inputs = expression.build(values)
     steps = trace(out)
@@ -98,4 +107,21 @@ def _graph(text: str, given: dict[str, float]) -> dict[str, Any]:
         "checks": {name: json_number(central_difference(out, v)) for name, v in inputs.items()},
         **steps.to_json(),
         "svg": to_svg(out),
+        **({"step_errors": _step_errors(out, inputs[steps_for])} if steps_for else {}),
     }
+
+
+def _step_errors(out: Value, x: Value) -> list[dict[str, Any]]:
+    """The central difference at each step h of STEPS, and how far it is from backprop's
+    gradient: too large a step errs by the curvature (truncation), too small by rounding."""
+    rows = []
+    for h in STEPS:
+        estimate = central_difference(out, x, step=h)
+        rows.append(
+            {
+                "h": h,
+                "estimate": json_number(estimate),
+                "error": json_number(abs(estimate - x.grad)),
+            }
+        )
+    return rows

@@ -116,6 +116,8 @@ function render() {
     $("node-info").hidden = true;
   }
   renderGradients(data);
+  chartInputs(data.names);
+  chartSteps();
   stop();
   showStep(0);
 }
@@ -299,6 +301,8 @@ document.addEventListener("DOMContentLoaded", () => {
   }
   $("descend").addEventListener("click", descend);
   listenForViews();
+  $("h-details").addEventListener("toggle", chartSteps);
+  $("h-input").addEventListener("change", chartSteps);
   $("download-svg").addEventListener("click", () => state.data && downloadSvg());
   $("download-png").addEventListener("click", () => state.data && downloadPng());
   const linked = fromAddress();
