@@ -433,6 +433,8 @@ def test_on_a_phone_nothing_runs_off_the_side_and_numbers_stay_whole(
         })""",
     )
     assert set(lines) == {1}  # every number on one line
+    graph = phone.locator("#graph svg").bounding_box()
+    assert graph["y"] < 844 / 2  # the graph first, not under every control
     phone.close()
 
 
