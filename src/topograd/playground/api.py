@@ -112,11 +112,12 @@ def _graph(text: str, given: dict[str, float], steps_for: str | None = None) -> 
 
 
 def _step_errors(out: Value, x: Value) -> list[dict[str, Any]]:
-    """The central difference at each step h of STEPS, and how far it is from backprop's
-    gradient: too large a step errs by the curvature (truncation), too small by rounding."""
+    """The central difference at each step of STEPS (relative: h times max(1, |x|), as the
+    check's own), and how far it is from backprop's gradient: too large a step errs by the
+    curvature (truncation), too small by rounding."""
     rows = []
     for h in STEPS:
-        estimate = central_difference(out, x, step=h)
+        estimate = central_difference(out, x, step=h * max(1.0, abs(x.data)))
         rows.append(
             {
                 "h": h,

@@ -1,8 +1,8 @@
 // The central difference's error against its step h (1e-1 to 1e-15) for one input, on a small
 // log-log chart: the seed lesson's caveat made visible. Too large a step errs by the
 // function's curvature (truncation, shrinking as h²), too small a step by rounding (growing as
-// ε/h); the check's own step, cbrt(ε) times the input's size, sits near the bottom of the
-// valley. Loaded before app.js, which owns the page's state.
+// ε/h); the check's own step, cbrt(ε) (times the input's size, as every step here), sits
+// near the bottom of the valley. Loaded before app.js, which owns the page's state.
 "use strict";
 
 const CHECK_STEP = 6.055454452393343e-06; // cbrt(machine epsilon), as topograd's check
@@ -24,7 +24,7 @@ async function chartSteps() {
   } catch (error) {
     return;
   }
-  if (ticket === chart.ticket) drawChart(data.step_errors, name, state.values[name]);
+  if (ticket === chart.ticket) drawChart(data.step_errors, name);
 }
 
 function chartInputs(names) {
@@ -34,7 +34,7 @@ function chartInputs(names) {
   if (names.includes(chosen)) select.value = chosen;
 }
 
-function drawChart(rows, name, x) {
+function drawChart(rows, name) {
   const box = $("h-chart");
   const [width, height, left, bottom] = [320, 170, 44, 28];
   const errors = rows.map((row) => (typeof row.error === "number" ? row.error : NaN));
@@ -60,12 +60,9 @@ function drawChart(rows, name, x) {
   }
   make("text", { x: left - 4, y: 14, "text-anchor": "end", class: "tick" }, `1e${high}`);
   make("text", { x: left - 4, y: height - bottom, "text-anchor": "end", class: "tick" }, `1e${low}`);
-  make("text", { x: (width + left) / 2, y: height - 2, "text-anchor": "middle", class: "tick" }, "step h");
-  const step = CHECK_STEP * Math.max(1, Math.abs(x));
-  if (step <= 0.1) {
-    make("line", { x1: across(step), y1: 8, x2: across(step), y2: height - bottom, class: "check-step" });
-    make("text", { x: across(step) + 3, y: 16, class: "tick" }, "the check's h");
-  }
+  make("text", { x: (width + left) / 2, y: height - 2, "text-anchor": "middle", class: "tick" }, `step h × max(1, |${name}|)`);
+  make("line", { x1: across(CHECK_STEP), y1: 8, x2: across(CHECK_STEP), y2: height - bottom, class: "check-step" });
+  make("text", { x: across(CHECK_STEP) + 3, y: 16, class: "tick" }, "the check's h");
   const points = rows.map((row, k) => `${across(row.h)},${down(errors[k] || 0)}`);
   make("polyline", { points: points.join(" "), class: "errors" });
   rows.forEach((row, k) => {
