@@ -582,3 +582,24 @@ def test_the_chart_of_the_step_h_for_a_chosen_input(page: Any) -> None:
     assert errors[0] > 100 * errors[best] < errors[-1] / 100  # a valley: both ends mislead
     expect(page.locator("#h-chart line.check-step")).to_have_count(1)
     expect(page.locator("#h-caption")).to_contain_text("rounding")
+
+
+def test_two_fingers_pinch_to_zoom(page: Any) -> None:
+    """Two touch pointers moving apart zoom in (the events a touch screen sends, dispatched:
+    the test machine has no touch screen)."""
+    fitted = scale_of(page)
+    page.eval_on_selector(
+        "#graph",
+        """panel => {
+          const box = panel.getBoundingClientRect();
+          const y = box.top + box.height / 2;
+          const send = (type, id, x) => panel.dispatchEvent(new PointerEvent(type, {
+            pointerId: id, pointerType: "touch", clientX: x, clientY: y, bubbles: true }));
+          send("pointerdown", 1, box.left + 200);
+          send("pointerdown", 2, box.left + 300);
+          send("pointermove", 2, box.left + 400);  // twice as far apart
+          send("pointerup", 2, box.left + 400);
+          send("pointerup", 1, box.left + 200);
+        }""",
+    )
+    assert scale_of(page) == pytest.approx(fitted * 2)
