@@ -341,7 +341,9 @@ def test_a_shared_node_shows_its_running_sum_on_the_graph(page: Any) -> None:
     page.click("#step")
     expect(page.locator("#graph text.running-sum")).to_have_count(0)  # one contribution: 1
     page.click("#step")
-    expect(page.locator("#graph text.running-sum[data-node='n0']")).to_have_text("Σ 1 + 3 + 3 = 7")
+    expect(page.locator("#graph text.running-sum[data-node='n0']")).to_have_text(
+        "Σ 1 + 3 + 3 = 7: 1, 4, 7"
+    )
 
 
 def test_keys_step_back_and_play(page: Any) -> None:
@@ -458,7 +460,9 @@ def test_the_address_keeps_the_state_for_a_reload_and_a_pasted_link(
         expect(view.locator("#value")).to_have_text("x*x + x = 8.75")
         expect(view.locator("#expr")).to_have_value("x*x + x")
         expect(view.locator("#progress")).to_have_text("step 2 of 2")
-        expect(view.locator("#graph text.running-sum")).to_have_text("Σ 1 + 2.5 + 2.5 = 6")
+        expect(view.locator("#graph text.running-sum")).to_have_text(
+            "Σ 1 + 2.5 + 2.5 = 6: 1, 3.5, 6"
+        )
     page.context.pages[-1].close()
 
 
@@ -480,6 +484,7 @@ def test_the_graph_downloads_as_shown(page: Any, button: str, start: bytes) -> N
     assert waiting.value.suggested_filename == f"topograd-graph.{button.lower()}"
     if button == "SVG":
         assert b"flow-label" in data and b"tanh(a*b + c)" in data
+        assert b"var(--" not in data  # the page's colours written out: the marks stay coloured
     else:
         assert len(data) > 10_000  # a drawing, not a blank
 
@@ -603,3 +608,87 @@ def test_two_fingers_pinch_to_zoom(page: Any) -> None:
         }""",
     )
     assert scale_of(page) == pytest.approx(fitted * 2)
+
+
+def test_a_value_typed_while_an_answer_is_on_its_way_is_kept(page: Any) -> None:
+    """Every answer held back 400 ms: a value typed while the answer to the one before is on
+    its way must not be overwritten by that answer."""
+    page.evaluate(
+        """() => {
+          const real = window.fetch;
+          window.fetch = async (url, options) => {
+            const reply = await real(url, options);
+            await new Promise((done) => setTimeout(done, 400));
+            return reply;
+          };
+        }"""
+    )
+    field = page.get_by_label("value of a")
+    field.fill("3")
+    page.wait_for_timeout(250)  # its request sent (150 ms debounce), its answer held back
+    field.fill("5")
+    expect(page.locator("#value")).to_have_text(
+        f"tanh(a*b + c) = {six(engine('tanh(a*b + c)', {'a': 5, 'b': -3, 'c': 10})[0].data)}"
+    )
+    expect(field).to_have_value("5")
+    assert "v.a=5" in page.url
+
+
+def test_the_node_panel_follows_the_values(page: Any) -> None:
+    page.click("text=shared node: x*x + x")
+    expect(page.locator("#value")).to_have_text("x*x + x = 12")
+    page.locator("#tg-n0").focus()
+    expect(page.locator("#node-info")).to_contain_text("value 3,")
+    page.get_by_label("value of x").fill("10")
+    expect(page.locator("#node-info")).to_contain_text("value 10,")
+    expect(page.locator("#node-info")).to_contain_text("= 21")
+
+
+def test_a_link_keeps_whether_the_inputs_steps_are_walked(page: Any, browser: Any) -> None:
+    page.uncheck("#skip-inputs")
+    for _ in range(4):
+        page.click("#step")
+    expect(page.locator("#progress")).to_have_text("step 4 of 6")
+    view = browser.new_page()
+    view.goto(page.url)
+    expect(view.locator("#progress")).to_have_text("step 4 of 6")
+    expect(view.locator("#skip-inputs")).not_to_be_checked()
+    view.close()
+
+
+def test_stepping_never_scrolls_the_page_and_follows_the_running_node(
+    browser: Any, url: str
+) -> None:
+    screen = browser.new_page(viewport={"width": 1280, "height": 800})
+    screen.goto(url)
+    expect(screen.locator("#grads tbody tr")).to_have_count(3)
+    screen.click("text=a larger graph")
+    expect(screen.locator("#value")).to_contain_text("sigmoid(w1*x1")
+    font = float(
+        screen.eval_on_selector("#graph svg", "s => parseFloat(getComputedStyle(s).fontSize)")
+    )
+    assert font * scale_of(screen) >= 9  # 12-pixel text drawn at 9 pixels or more
+    screen.click("#step")  # the output's step, at the far right of the drawing
+    running = screen.locator("#graph .node.value.current").bounding_box()
+    panel = screen.locator("#graph").bounding_box()
+    assert (
+        panel["x"] <= running["x"]
+        and running["x"] + running["width"] <= panel["x"] + panel["width"]
+    )
+    for _ in range(5):
+        screen.click("#step")
+    assert screen.evaluate("window.scrollY") == 0
+    screen.close()
+
+
+def test_labels_stay_inside_the_drawing(page: Any) -> None:
+    page.click("text=shared node: x*x + x")
+    expect(page.locator("#value")).to_have_text("x*x + x = 12")
+    page.click("#step")
+    page.click("#step")  # x*x's step: two labels, 3 x 1 = 3 each
+    labels = page.locator("#graph text.flow-label")
+    expect(labels).to_have_count(2)
+    tall = float(page.locator("#graph svg").get_attribute("data-height"))
+    for k in range(2):
+        box = labels.nth(k).evaluate("t => { const b = t.getBBox(); return [b.y, b.height]; }")
+        assert box[0] >= 0 and box[0] + box[1] <= tall

@@ -75,13 +75,19 @@ class Handler(BaseHTTPRequestHandler):
         self.close_connection = True
         if code == HTTPStatus.NOT_IMPLEMENTED and self.command:  # a method nobody serves
             code, message = HTTPStatus.METHOD_NOT_ALLOWED, f"{self.command} is not allowed here"
-        if not hasattr(self, "headers"):  # before the headers: nothing of the request is known
+        if not self.command:  # not even the request line was read: no method to go by
             self.command = ""
         self._json(code, {"error": message or HTTPStatus(code).phrase})
 
     def handle_one_request(self) -> None:
-        """One request, cut off (the connection shut) if it has not arrived whole in time."""
-        watchdog = threading.Timer(self.server.deadline, self._cut)  # type: ignore[attr-defined]
+        """One request, the connection shut if it is not answered within the deadline (a
+        client trickling its bytes in, or one that waits idle on a kept-alive connection)."""
+        self.requests = getattr(self, "requests", 0) + 1
+        watchdog = threading.Timer(
+            self.server.deadline,  # type: ignore[attr-defined]
+            self._cut,
+            args=(self.requests,),
+        )
         watchdog.daemon = True
         watchdog.start()
         try:
@@ -89,7 +95,9 @@ class Handler(BaseHTTPRequestHandler):
         finally:
             watchdog.cancel()
 
-    def _cut(self) -> None:
+    def _cut(self, request: int) -> None:
+        if request != self.requests:  # fired late, as the next request began: not that one's
+            return
         self.close_connection = True
         with contextlib.suppress(OSError):  # already closed
             self.connection.shutdown(socket.SHUT_RDWR)

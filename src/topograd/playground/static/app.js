@@ -85,22 +85,26 @@ async function update() {
     return;
   }
   if (ticket !== state.asked) return; // a newer request is under way: this answer is stale
+  state.restore = reply.ok ? state.restore : 0; // a link's step is for its own graph only
   if (!reply.ok) {
     showError(data.error || `the server answered ${reply.status}`);
     return;
   }
   clearError();
+  const sameGraph = state.data !== null && state.data.expr === data.expr;
+  const step = state.step;
   state.data = data;
   Object.assign(state.values, data.values);
   render();
-  if (state.restore) {
-    showStep(state.restore);
-    state.restore = 0;
-  }
+  if (state.restore || (sameGraph && step)) showStep(state.restore || step); // values moved: the walk stays
+  state.restore = 0;
+  const shown = $("node-info").dataset.node;
+  if (!$("node-info").hidden && data.nodes.some((node) => node.id === shown)) showNode(shown);
   saveToAddress();
 }
 
 function later(delay = 150) {
+  state.asked += 1; // an answer already on its way is now stale: a newer edit is waiting
   clearTimeout(state.pending);
   state.pending = setTimeout(update, delay);
 }
@@ -231,7 +235,8 @@ function setGrad(id, text) {
 
 function nameOf(id) {
   const node = state.data.nodes.find((n) => n.id === id);
-  return node.label || (node.op ? id : number(node.data));
+  const label = node.label.length > 28 ? `${node.label.slice(0, 27)}…` : node.label; // as the graph
+  return label || (node.op ? id : number(node.data));
 }
 
 // One step downhill on every input, x ← x − η·∂e/∂x, then the graph again: training's first step.
@@ -309,6 +314,7 @@ document.addEventListener("DOMContentLoaded", () => {
   if (linked) {
     $("expr").value = linked.expr;
     $("pass").value = linked.pass;
+    $("skip-inputs").checked = !linked.all;
     state.values = linked.values;
     state.restore = linked.step;
     later(0);

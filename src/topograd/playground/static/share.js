@@ -11,6 +11,7 @@ function saveToAddress() {
   for (const name of state.data.names) fields.set(`v.${name}`, String(state.values[name]));
   if (state.step) fields.set("step", String(state.step));
   if (forwardPass()) fields.set("pass", "forward");
+  if (!$("skip-inputs").checked) fields.set("all", "1");
   history.replaceState(null, "", `#${fields}`);
 }
 
@@ -25,7 +26,8 @@ function fromAddress() {
   }
   const step = Number(fields.get("step") ?? 0);
   const pass = fields.get("pass") === "forward" ? "forward" : "backward";
-  return { expr: fields.get("expr"), values, pass, step: Number.isInteger(step) && step > 0 ? step : 0 };
+  const all = fields.get("all") === "1";
+  return { expr: fields.get("expr"), values, pass, all, step: Number.isInteger(step) && step > 0 ? step : 0 };
 }
 
 function download(name, blob) {
@@ -51,7 +53,8 @@ function svgText() {
     .flatMap((sheet) => [...sheet.cssRules])
     .map((rule) => rule.cssText)
     .filter((text) => /\.(node|edge|flow|running-sum)/.test(text))
-    .join("\n");
+    .join("\n")
+    .replace(/var\((--[a-z-]+)\)/g, (_, name) => getComputedStyle(document.documentElement).getPropertyValue(name).trim());
   svg.prepend(style);
   return new XMLSerializer().serializeToString(svg);
 }

@@ -65,7 +65,7 @@ function showStep(k) {
   renderGradientCells(totals);
   $("log").replaceChildren(...order.slice(0, state.step).map((index) => logLine(state.data.steps[index])));
   $("log").lastElementChild.classList.add("current");
-  $("log").lastElementChild.scrollIntoView({ block: "nearest" });
+  keepInView($("log").lastElementChild);
   progress();
 }
 
@@ -90,13 +90,14 @@ function showForward(order) {
   $("log").replaceChildren(...lines);
   if (state.step > 0) {
     const current = nodes[order[state.step - 1]];
+    reveal(svgNode(current.id));
     svgNode(current.id)?.classList.add("current");
     svgNode(`${current.id}-op`)?.classList.add("current");
     for (const edge of state.data.edges.filter((e) => e.target === current.id)) {
       document.getElementById(`tg-${edge.id}`)?.classList.add("flow", "forward");
     }
     $("log").lastElementChild.classList.add("current");
-    $("log").lastElementChild.scrollIntoView({ block: "nearest" });
+    keepInView($("log").lastElementChild);
   }
   progress();
 }
@@ -114,6 +115,15 @@ function setData(id, text) {
   if (label) label.textContent = `data ${text}`;
 }
 
+// Scroll the log, and only the log (never the page), to its line.
+function keepInView(line) {
+  const log = $("log");
+  if (line.offsetTop < log.scrollTop) log.scrollTop = line.offsetTop;
+  if (line.offsetTop + line.offsetHeight > log.scrollTop + log.clientHeight) {
+    log.scrollTop = line.offsetTop + line.offsetHeight - log.clientHeight;
+  }
+}
+
 function done(id) {
   const box = svgNode(id);
   box?.classList.remove("waiting");
@@ -123,6 +133,7 @@ function done(id) {
 
 // The running step: its node, and on each edge to an operand what flows along it.
 function highlight(step) {
+  reveal(svgNode(step.node));
   svgNode(step.node)?.classList.add("current");
   svgNode(`${step.node}-op`)?.classList.add("current");
   for (const edge of step.edges) {
@@ -152,9 +163,12 @@ function label(path, text) {
   const taken = [...svg.querySelectorAll("g.node, text.flow-label")]
     .filter((el) => el !== words)
     .map((el) => el.getBBox());
+  const tall = Number(svg.dataset.height);
+  const inside = (box) => box.y >= 0 && box.y + box.height <= tall;
   for (const shift of [0, -14, 14, -28, 28, -42, 42, -56, 56]) {
     words.setAttribute("y", String(at.y - 5 + shift));
-    if (!taken.some((box) => overlap(box, words.getBBox()))) break;
+    const box = words.getBBox();
+    if (inside(box) && !taken.some((other) => overlap(other, box))) break;
     words.setAttribute("y", String(at.y - 5));
   }
   const box = words.getBBox();
@@ -179,7 +193,9 @@ function runningSum(id, parts, total) {
   words.dataset.node = id;
   words.setAttribute("x", box.getAttribute("x"));
   words.setAttribute("y", String(Number(box.getAttribute("y")) + Number(box.getAttribute("height")) + 13));
-  words.textContent = `Σ ${parts.map(number).join(" + ")} = ${number(total)}`;
+  let running = 0;
+  const totals = parts.map((part) => number((running += part)));
+  words.textContent = `Σ ${parts.map(number).join(" + ")} = ${number(total)}: ${totals.join(", ")}`;
   marks(box.ownerSVGElement).append(words);
 }
 
@@ -193,7 +209,8 @@ function marks(svg) {
     svg.append(layer);
     const marker = drawn(svg, "marker");
     for (const [name, value] of [["id", "tg-arrow-back"], ["viewBox", "0 0 10 10"], ["refX", "9"], ["refY", "5"],
-      ["markerWidth", "8"], ["markerHeight", "8"], ["orient", "auto-start-reverse"]]) {
+      ["markerWidth", "10"], ["markerHeight", "10"], ["markerUnits", "userSpaceOnUse"],
+      ["orient", "auto-start-reverse"]]) {
       marker.setAttribute(name, value);
     }
     const head = drawn(svg, "path");
@@ -264,8 +281,10 @@ function stop() {
 // → Step, ← Back, space Play/Pause, when no field has the keys.
 function keys(event) {
   const target = event.target;
-  if (target instanceof HTMLInputElement && target.type !== "checkbox" && target.type !== "button") return;
-  if (target instanceof HTMLButtonElement && event.key === " ") return; // the button's own press
+  if (event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return; // the browser's
+  if (target instanceof Element && target.closest("input, select, textarea, summary, button, [role=button]")) {
+    return; // a control's own keys
+  }
   if (!state.data) return;
   if (event.key === "ArrowRight") {
     stop();

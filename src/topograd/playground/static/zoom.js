@@ -35,7 +35,8 @@ function fitView() {
   const width = Number(svg.dataset.width);
   const height = Number(svg.dataset.height);
   const room = $("graph").clientWidth - 20;
-  view.scale = Math.max(READABLE, Math.min(GROWN, room / width));
+  const tallest = TALLEST * window.innerHeight;
+  view.scale = Math.max(READABLE, Math.min(GROWN, room / width, tallest / height));
   view.x = 0;
   view.y = 0;
   applyView();
@@ -70,6 +71,20 @@ function zoomAt(factor, clientX, clientY) {
 function zoomCentre(factor) {
   const box = drawing()?.getBoundingClientRect();
   if (box) zoomAt(factor, box.left + box.width / 2, box.top + box.height / 2);
+}
+
+// Pan so that a node of the drawing (the one running) is in the window, if it is not.
+function reveal(element) {
+  const svg = drawing();
+  if (!svg || !element) return;
+  const box = element.getBBox();
+  const shown = svg.viewBox.baseVal;
+  const inside = box.x >= shown.x && box.x + box.width <= shown.x + shown.width
+    && box.y >= shown.y && box.y + box.height <= shown.y + shown.height;
+  if (inside) return;
+  view.x = Math.max(0, box.x + box.width / 2 - shown.width / 2);
+  view.y = Math.max(0, box.y + box.height / 2 - shown.height / 2);
+  applyView();
 }
 
 function panBy(dx, dy) {
