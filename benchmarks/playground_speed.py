@@ -1,7 +1,7 @@
-"""What the playground costs to answer and to draw: the larger preset and the largest
-expressions the parser accepts, on this checkout's server and page and on those of the commit
-before issues 12 and 13 (d64185c: before the layout's and the playground's second editions),
-side by side in one run.
+"""What the playground costs to answer and to draw: the larger preset and the largest graphs it
+draws (160 values; larger ones get a 422 saying so), on this checkout's server and page and on
+those of the commit before issues 12 and 13 (d64185c: before the layout's and the playground's
+second editions), side by side in one run.
 
 Request: POST /api/graph, median of 15, with the answer's size. Render: in Chromium, from the
 expression typed to the page showing its value and graph, median of 5 (the debounce, 250 ms,
@@ -28,10 +28,10 @@ from turns import SOURCE, source_of
 
 BEFORE_ISSUES_12_AND_13 = "d64185c"
 LARGER = "sigmoid(w1*x1 + w2*x2 + b) * tanh(x1*x2) + relu(w1 - w2) / (1 + x1*x1)"
-EXPRESSIONS = {
+EXPRESSIONS = {  # the preset, and the largest graphs the page draws (160 values at most)
     "the larger preset": LARGER,
-    "x+x+...+x, 199 operations": "+".join(["x"] * 200),
-    "a0+...+a99+a0+...+a99": "+".join([f"a{i}" for i in range(100)] * 2),
+    "x+x+...+x, 158 operations": "+".join(["x"] * 159),
+    "a0+...+a52+a0+...+a52": "+".join([f"a{i}" for i in range(53)] * 2),
 }
 
 

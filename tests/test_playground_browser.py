@@ -692,3 +692,11 @@ def test_labels_stay_inside_the_drawing(page: Any) -> None:
     for k in range(2):
         box = labels.nth(k).evaluate("t => { const b = t.getBBox(); return [b.y, b.height]; }")
         assert box[0] >= 0 and box[0] + box[1] <= tall
+
+
+def test_a_graph_too_large_to_draw_is_refused_saying_so(page: Any) -> None:
+    page.fill("#expr", "+".join(["x"] * 200))
+    expect(page.locator("#error")).to_contain_text("the graph has 200 values; the playground draws")
+    expect(page.locator("#graph svg")).to_have_count(1)  # the last good graph, dimmed
+    page.fill("#expr", "+".join(["x"] * 150))
+    expect(page.locator("#error")).to_be_hidden()

@@ -23,6 +23,9 @@ from ..viz.graph import json_number
 from ..viz.trace import trace
 
 MAX_BODY = 64 * 1024  # bytes
+MAX_DRAWN = (
+    160  # Values a graph may have to be drawn on the page (a 160-term sum is 20,000 px wide)
+)
 DEFAULT_VALUE = 1.0
 
 
@@ -97,6 +100,12 @@ def _graph(text: str, given: dict[str, float], steps_for: str | None = None) -> 
     values = {name: given.get(name, DEFAULT_VALUE) for name in expression.names}
     out, inputs = expression.build(values)
     steps = trace(out)
+    if len(steps.nodes) > MAX_DRAWN:
+        raise RequestError(
+            422,
+            f"the graph has {len(steps.nodes)} values; the playground draws at most {MAX_DRAWN} "
+            "(topograd grad EXPR ... --svg FILE draws any expression the parser accepts)",
+        )
     out.backward()
     return {
         "expr": expression.text,
