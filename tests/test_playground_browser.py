@@ -700,3 +700,23 @@ def test_a_graph_too_large_to_draw_is_refused_saying_so(page: Any) -> None:
     expect(page.locator("#graph svg")).to_have_count(1)  # the last good graph, dimmed
     page.fill("#expr", "+".join(["x"] * 150))
     expect(page.locator("#error")).to_be_hidden()
+
+
+def test_on_a_phone_the_graph_and_the_step_button_are_seen_together(browser: Any, url: str) -> None:
+    phone = browser.new_page(viewport={"width": 390, "height": 844})
+    phone.goto(url)
+    expect(phone.locator("#grads tbody tr")).to_have_count(3)
+    graph, step = phone.locator("#graph svg").bounding_box(), phone.locator("#step").bounding_box()
+    assert graph["y"] >= 0 and step["y"] + step["height"] <= 844  # both on the first screen
+    phone.click("#step")
+    assert phone.evaluate("window.scrollY") == 0
+    phone.close()
+
+
+def test_the_forward_pass_hides_the_checks_of_gradients_not_computed_yet(page: Any) -> None:
+    check = page.locator("#grads tr[data-name='a'] td.check")
+    expect(check).to_be_visible()
+    page.select_option("#pass", "forward")
+    expect(check).to_be_hidden()
+    page.select_option("#pass", "backward")
+    expect(check).to_be_visible()

@@ -30,6 +30,7 @@ function showStep(k) {
   const order = walked();
   state.step = Math.max(0, Math.min(k, order.length));
   clearMarks();
+  $("grads").classList.remove("forward");
   if (forwardPass()) {
     showForward(order);
     return;
@@ -73,6 +74,7 @@ function showStep(k) {
 // operation computes its value from its operands' in topological order; no gradient exists yet.
 function showForward(order) {
   const nodes = state.data.nodes;
+  $("grads").classList.add("forward");
   const known = new Set(nodes.filter((node) => !node.op).map((node) => node.id));
   for (const index of order.slice(0, state.step)) known.add(nodes[index].id);
   for (const node of nodes) {
