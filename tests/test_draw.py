@@ -141,9 +141,9 @@ def test_edges_from_one_vertex_run_together_and_level(n: int) -> None:
     sizes = {"x": (40.0, 40.0), **{f"c{i}": (60.0, 50.0) for i in range(n)}}
     edges = [(f"c{i}", f"c{i + 1}") for i in range(n - 1)] + [("x", f"c{i}") for i in range(n)]
     placed = layout(sizes, edges)
-    assert all(len(route) <= 6 for route in placed.routes)
-    laned = [route for (u, _), route in zip(edges, placed.routes) if u == "x" and len(route) == 6]
-    assert len(laned) >= n - LONG
+    assert all(len(route) <= 2 + 2 * LONG for route in placed.routes)  # a few bends each
+    laned = placed.routes[n - 1 + LONG :]  # x to c_i, i >= LONG: more than LONG layers apart
+    assert all(len(route) == 6 for route in laned)
     assert len({route[2][1] for route in laned}) == 1  # one lane
     lane = laned[0][2][1]
     tops = [placed.centres[v][1] - h / 2 for v, (_, h) in sizes.items()]
@@ -153,15 +153,16 @@ def test_edges_from_one_vertex_run_together_and_level(n: int) -> None:
 
 
 @pytest.mark.parametrize("seed", range(5))
-def test_long_edges_cross_no_vertex(seed: int) -> None:
-    """An edge across more than LONG layers runs in a lane: each piece of its route (an
-    S-curve inside the box its two points span) keeps clear of every vertex but its ends."""
+def test_edges_cross_no_vertex(seed: int) -> None:
+    """Every edge keeps clear of every vertex but its ends: each piece of its route (an S-curve
+    inside the box its two points span) runs level through a layer, or turns in a gap, or in
+    a lane (an edge across more than LONG layers)."""
     sizes, edges = random_dag(80, seed)
     placed = layout(sizes, edges)
     x_of = {v: placed.centres[v][0] for v in sizes}
-    long = [(u, v, r) for (u, v), r in zip(edges, placed.routes) if len(r) == 6]
-    assert long  # the random graphs have far edges
-    for u, v, route in long:
+    routed = [(u, v, route) for (u, v), route in zip(edges, placed.routes)]
+    assert any(len(route) == 6 for _, _, route in routed)  # the random graphs have far edges
+    for u, v, route in routed:
         for (ax, ay), (bx, by) in itertools.pairwise(route):
             for w, (cx, cy) in placed.centres.items():
                 if w in (u, v):

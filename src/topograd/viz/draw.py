@@ -93,9 +93,10 @@ def to_svg(output: Value) -> str:
     ]
     offsets = _parallel_offsets(scene.wires)
     for (wire_id, source, target), route in zip(scene.wires, placed.routes):
-        points = [at(p) for p in route]
-        start = (points[0][0] + scene.sizes[source][0] / 2, points[0][1] + offsets[wire_id])
-        end = (points[-1][0] - scene.sizes[target][0] / 2 - 2, points[-1][1] + offsets[wire_id])
+        shift = offsets[wire_id]  # parallel edges (x * x) stay apart all the way
+        points = [(x, y + shift) for x, y in map(at, route)]
+        start = (points[0][0] + scene.sizes[source][0] / 2, points[0][1])
+        end = (points[-1][0] - scene.sizes[target][0] / 2 - 2, points[-1][1])
         kind = "out" if wire_id.endswith(".out") else "operand"
         node = wire_id.split(".")[0]
         parts.append(

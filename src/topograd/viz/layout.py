@@ -66,7 +66,8 @@ def layout(sizes: Mapping[str, tuple[float, float]], edges: Sequence[tuple[str, 
     near = [k for k in range(len(edges)) if k not in long]  # in the order of ``chains``
     routes = dict(laned.routes)
     for k, chain in zip(near, chains, strict=True):
-        routes[k] = [(x, y + laned.shift) for x, y in _bends([centres[v] for v in chain])]
+        points = _through_gaps(chain, centres, [columns[layer[v] - low] for v in chain])
+        routes[k] = [(x, y + laned.shift) for x, y in _bends(points)]
     placed = {v: (centres[v][0], centres[v][1] + laned.shift) for v in sizes}
     width = columns[-1][1] if columns else 0.0
     return Placed(placed, [routes[k] for k in range(len(edges))], width, laned.height)
@@ -268,6 +269,25 @@ def _spread(
         ys[i] = max(ys[i], ys[i - 1] + g)
     shift = _mean(want, 0.0) - _mean(ys, 0.0)
     return {v: y + shift for v, y in zip(layer, ys)}
+
+
+def _through_gaps(
+    chain: list[str],
+    centres: Mapping[str, tuple[float, float]],
+    columns: list[tuple[float, float]],
+) -> list[tuple[float, float]]:
+    """An edge runs level out of its source's layer, through each layer it crosses, and into
+    its target's layer, and changes height only in the gaps between layers, where no vertex is:
+    so it crosses no box (a curve from centre to centre would cut across half-columns, where a
+    wider neighbour of its end may be)."""
+    (x, y), right = centres[chain[0]], columns[0][1]
+    points = [(x, y), (right, y)] if right > x else [(x, y)]
+    for v, (left, right) in zip(chain[1:-1], columns[1:-1]):
+        level = centres[v][1]
+        points += [(left, level), (right, level)] if right > left else [(left, level)]
+    x, y = centres[chain[-1]]
+    left = columns[-1][0]
+    return [*points, *([(left, y)] if left < x else []), (x, y)]
 
 
 def _bends(points: list[tuple[float, float]]) -> list[tuple[float, float]]:
