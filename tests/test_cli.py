@@ -195,9 +195,7 @@ BAD_FLAGS = [
 
 @pytest.mark.parametrize(("args", "flag"), BAD_FLAGS, ids=[" ".join(a) for a, _ in BAD_FLAGS])
 def test_a_flag_out_of_bounds_is_one_error_line_naming_it(args: list[str], flag: str) -> None:
-    ran = subprocess.run(
-        [sys.executable, "-m", "topograd", *args], capture_output=True, text=True, timeout=60
-    )
+    ran = topograd(*args)
     assert ran.returncode == 2 and ran.stdout == ""
     lines = ran.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("error: argument " + flag), ran.stderr

@@ -54,10 +54,18 @@ def browser() -> Iterator[Any]:
         chromium.close()
 
 
+def opened(browser: Any, url: str, width: int, height: int) -> Any:
+    """A new page of that size, the lesson's answer shown."""
+    page = browser.new_page(viewport={"width": width, "height": height})
+    page.goto(url)
+    expect(page.locator("#grads tbody tr")).to_have_count(3)
+    return page
+
+
 @pytest.fixture
 def page(browser: Any, url: str) -> Iterator[Any]:
-    page = browser.new_page(viewport={"width": 1400, "height": 900})
     problems: list[str] = []
+    page = browser.new_page(viewport={"width": 1400, "height": 900})
     page.on("console", lambda m: problems.append(m.text) if m.type == "error" else None)
     page.on("pageerror", lambda error: problems.append(str(error)))
     page.goto(url)
@@ -422,9 +430,7 @@ def test_a_node_tells_its_gradient_as_a_sum_over_its_users(page: Any) -> None:
 def test_on_a_phone_nothing_runs_off_the_side_and_numbers_stay_whole(
     browser: Any, url: str
 ) -> None:
-    phone = browser.new_page(viewport={"width": 390, "height": 844})
-    phone.goto(url)
-    expect(phone.locator("#grads tbody tr")).to_have_count(3)
+    phone = opened(browser, url, 390, 844)
     assert phone.evaluate("document.documentElement.scrollWidth") <= 390
     lines = phone.eval_on_selector_all(  # a text's line boxes: one rectangle each
         "#grads td",
@@ -533,9 +539,7 @@ def view_box(page: Any) -> list[float]:
 
 
 def test_the_larger_graph_is_readable_at_1280_by_800(browser: Any, url: str) -> None:
-    screen = browser.new_page(viewport={"width": 1280, "height": 800})
-    screen.goto(url)
-    expect(screen.locator("#grads tbody tr")).to_have_count(3)
+    screen = opened(browser, url, 1280, 800)
     screen.click("text=a larger graph")
     expect(screen.locator("#value")).to_contain_text("sigmoid(w1*x1")
     heights = screen.eval_on_selector_all(
@@ -659,9 +663,7 @@ def test_a_link_keeps_whether_the_inputs_steps_are_walked(page: Any, browser: An
 def test_stepping_never_scrolls_the_page_and_follows_the_running_node(
     browser: Any, url: str
 ) -> None:
-    screen = browser.new_page(viewport={"width": 1280, "height": 800})
-    screen.goto(url)
-    expect(screen.locator("#grads tbody tr")).to_have_count(3)
+    screen = opened(browser, url, 1280, 800)
     screen.click("text=a larger graph")
     expect(screen.locator("#value")).to_contain_text("sigmoid(w1*x1")
     font = float(
@@ -703,9 +705,7 @@ def test_a_graph_too_large_to_draw_is_refused_saying_so(page: Any) -> None:
 
 
 def test_on_a_phone_the_graph_and_the_step_button_are_seen_together(browser: Any, url: str) -> None:
-    phone = browser.new_page(viewport={"width": 390, "height": 844})
-    phone.goto(url)
-    expect(phone.locator("#grads tbody tr")).to_have_count(3)
+    phone = opened(browser, url, 390, 844)
     graph, step = phone.locator("#graph svg").bounding_box(), phone.locator("#step").bounding_box()
     assert graph["y"] >= 0 and step["y"] + step["height"] <= 844  # both on the first screen
     phone.click("#step")

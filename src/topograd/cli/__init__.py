@@ -16,7 +16,7 @@ import errno
 import io
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any, TextIO
 
 from ..expr import ExpressionError
@@ -82,23 +82,27 @@ class Guarded:
         self.stream = stream
 
     def write(self, text: str) -> int:
-        try:
+        with _told_apart():
             return self.stream.write(text)
-        except BrokenPipeError:
-            raise
-        except OSError as error:
-            raise OutputStreamError(error) from error
 
     def flush(self) -> None:
-        try:
+        with _told_apart():
             self.stream.flush()
-        except BrokenPipeError:
-            raise
-        except OSError as error:
-            raise OutputStreamError(error) from error
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.stream, name)
+
+
+@contextlib.contextmanager
+def _told_apart() -> Iterator[None]:
+    """A write error of the output stream raised as OutputStreamError (a broken pipe as it is:
+    the reader went away)."""
+    try:
+        yield
+    except BrokenPipeError:
+        raise
+    except OSError as error:
+        raise OutputStreamError(error) from error
 
 
 def _silence(stderr: bool = True) -> None:

@@ -114,12 +114,15 @@ class Handler(BaseHTTPRequestHandler):
         self.close_connection = True
         self._json(status, {"error": message})
 
-    def _host_ok(self) -> bool:
+    def _own_addresses(self) -> tuple[str, str]:
+        """host:port, as the browser names this server."""
         port = self.server.server_port  # type: ignore[attr-defined]
-        if self.headers.get("Host") in (f"127.0.0.1:{port}", f"localhost:{port}"):
+        return f"127.0.0.1:{port}", f"localhost:{port}"
+
+    def _host_ok(self) -> bool:
+        if self.headers.get("Host") in self._own_addresses():
             return True
-        self.close_connection = True
-        self._json(403, {"error": "this server answers only to its own address"})
+        self._refuse(403, "this server answers only to its own address")
         return False
 
     def do_GET(self) -> None:
@@ -140,12 +143,8 @@ class Handler(BaseHTTPRequestHandler):
     def do_POST(self) -> None:
         if not self._headers_ok():
             return
-        port = self.server.server_port  # type: ignore[attr-defined]
         origin = self.headers.get("Origin")
-        if origin is not None and origin not in (
-            f"http://127.0.0.1:{port}",
-            f"http://localhost:{port}",
-        ):
+        if origin is not None and origin not in [f"http://{a}" for a in self._own_addresses()]:
             self._refuse(403, "this server answers only to its own pages")
             return
         if self.path != "/api/graph":
@@ -184,8 +183,7 @@ class Handler(BaseHTTPRequestHandler):
         return 200, {"body": body}
 
     def _refuse_method(self) -> None:
-        self.close_connection = True
-        self._json(405, {"error": f"{self.command} is not allowed here"})
+        self._refuse(405, f"{self.command} is not allowed here")
 
     do_PUT = do_DELETE = do_PATCH = do_OPTIONS = do_TRACE = do_CONNECT = _refuse_method  # noqa: N815
 

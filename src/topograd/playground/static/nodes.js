@@ -72,8 +72,11 @@ function showNode(id) {
   panel.hidden = false;
 }
 
-// A node's formula from its operands' names: "a*b + c" is "d + c" here, as the graph shows.
-function formula(node) {
-  const operands = state.data.edges.filter((edge) => edge.target === node.id).map((edge) => nameOf(edge.source));
+// A node's operation written with each operand as `show` gives it (its name, its value):
+// "d + c", "2 * -3", "tanh(4)".
+function formula(node, show = (operand) => nameOf(operand.id)) {
+  const operands = state.data.edges
+    .filter((edge) => edge.target === node.id)
+    .map((edge) => show(state.data.nodes.find((n) => n.id === edge.source)));
   return operands.length === 2 ? `${operands[0]} ${node.op} ${operands[1]}` : `${node.op}(${operands.join(", ")})`;
 }

@@ -86,7 +86,7 @@ function showForward(order) {
   const lines = order.slice(0, state.step).map((index) => {
     const line = document.createElement("li");
     line.dataset.node = nodes[index].id;
-    line.textContent = `${nameOf(nodes[index].id)} = ${withValues(nodes[index])} = ${number(nodes[index].data)}`;
+    line.textContent = `${nameOf(nodes[index].id)} = ${formula(nodes[index], (operand) => number(operand.data))} = ${number(nodes[index].data)}`;
     return line;
   });
   $("log").replaceChildren(...lines);
@@ -102,14 +102,6 @@ function showForward(order) {
     keepInView($("log").lastElementChild);
   }
   progress();
-}
-
-// An operation with its operands' values: 2 * -3, tanh(4).
-function withValues(node) {
-  const operands = state.data.edges
-    .filter((edge) => edge.target === node.id)
-    .map((edge) => number(state.data.nodes.find((n) => n.id === edge.source).data));
-  return operands.length === 2 ? `${operands[0]} ${node.op} ${operands[1]}` : `${node.op}(${operands.join(", ")})`;
 }
 
 function setData(id, text) {
