@@ -109,6 +109,7 @@ USES: dict[str, Callable[[], bool]] = {
     "dot": lambda: tg.dot([tg.Value(2.0)], [4.0]).data == 8.0,
     "grad": lambda: tg.grad(tg.Value(2.0) ** 3, [tg.Value(1.0)]) == [0.0],
     "gradcheck": lambda: tg.gradcheck(lambda x: x.tanh(), [0.3]),
+    "grade": lambda: tg.grade(tg.Value).passed,  # topograd's own Value, graded on the lesson
     "is_grad_enabled": _no_grad,
     "nn": lambda: len(tg.nn.MLP(2, [3, 1], seed=0).parameters()) == 13,
     "no_grad": _no_grad,

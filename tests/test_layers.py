@@ -25,6 +25,7 @@ ALLOWED: dict[str, set[str]] = {
     "verify": {"autograd", "ops", "scalar", "tensor"},
     "viz": {"autograd", "ops", "scalar"},
     "expr": {"autograd", "ops", "scalar"},
+    "grading": {"verify"},
     "train": {"disk", "autograd", "ops", "scalar", "tensor", "nn", "optim"},
     "playground": {"autograd", "ops", "scalar", "verify", "viz", "expr"},
     "cli": {
@@ -38,6 +39,7 @@ ALLOWED: dict[str, set[str]] = {
         "train",
         "playground",
         "nn",
+        "grading",
     },
 }
 

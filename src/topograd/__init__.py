@@ -26,6 +26,7 @@ from .scalar.value import Value
 from .train import datasets
 
 if TYPE_CHECKING:
+    from .grading import grade
     from .tensor import Tensor, concatenate, stack, where
     from .verify.gradcheck import GradcheckError, gradcheck
     from .verify.tensors import TensorGradcheckError
@@ -42,6 +43,7 @@ _ON_FIRST_USE = {
     "TensorGradcheckError": "topograd.verify.tensors",
     "GradcheckError": "topograd.verify.gradcheck",
     "gradcheck": "topograd.verify.gradcheck",
+    "grade": "topograd.grading",
     "to_dot": "topograd.viz.draw",
     "to_svg": "topograd.viz.draw",
     "Trace": "topograd.viz.trace",
@@ -65,6 +67,7 @@ __all__ = [
     "dot",
     "grad",
     "gradcheck",
+    "grade",
     "is_grad_enabled",
     "nn",
     "no_grad",

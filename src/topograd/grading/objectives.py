@@ -1,0 +1,204 @@
+"""The lesson's objectives, each judged from the probes' numbers against the hand maths, in
+the lesson's words. An objective needs the ones it builds on: where one of those failed, it is
+"blocked" and says nothing of its own, so that each mistake gets one diagnosis, on the smallest
+graph that shows it.
+
+Statuses: ``pass``, ``fail``, ``warn`` (a weakness that does not fail the engine), ``skip``
+(the engine lacks an optional op), ``blocked``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from functools import partial
+from typing import Any, Literal
+
+from .lesson import CORE, OPS, LessonOp, named
+from .runner import Outcome
+
+Status = Literal["pass", "fail", "warn", "skip", "blocked"]
+
+
+@dataclass(frozen=True)
+class Verdict:
+    status: Status
+    text: str  # the diagnosis; what was verified; or why it was not
+
+
+class ProbeError(Exception):
+    """A probe the objective reads failed: the objective fails with this diagnosis."""
+
+
+def fmt(v: Any) -> str:
+    return f"{v:.6g}" if isinstance(v, float) else str(v)
+
+
+def close(got: Any, want: float, tolerance: float = 1e-9) -> bool:
+    return isinstance(got, float) and abs(got - want) <= tolerance * max(1.0, abs(want))
+
+
+class Results:
+    """The probes' outcomes, read by the objectives."""
+
+    def __init__(self, outcomes: dict[str, Outcome], require: Iterable[str] = ()) -> None:
+        self.outcomes = outcomes
+        self.require = frozenset(require)  # ops whose absence fails the engine
+        self.status: dict[str, Status] = {}  # of the objectives judged so far
+
+    def numbers(self, probe: str, graph: str) -> dict[str, Any]:
+        """The numbers ``probe`` read, or ProbeError naming what ``graph`` raised and where."""
+        outcome = self.outcomes[probe]
+        if outcome.numbers is None:
+            where = f" (at {outcome.where})" if outcome.where else ""
+            raise ProbeError(f"{graph}: {outcome.error}{where}")
+        return outcome.numbers
+
+
+@dataclass(frozen=True)
+class Objective:
+    id: str
+    title: str
+    needs: tuple[str, ...]
+    judge: Callable[[Results], Verdict]
+    warning: bool = False  # a failure here is a warning: the engine still passes
+
+
+OBJECTIVES: list[Objective] = []
+
+
+def objective(
+    key: str, title: str, needs: Iterable[str] = (), warning: bool = False
+) -> Callable[[Callable[[Results], Verdict]], Callable[[Results], Verdict]]:
+    def register(judge: Callable[[Results], Verdict]) -> Callable[[Results], Verdict]:
+        OBJECTIVES.append(Objective(key, title, tuple(needs), judge, warning))
+        return judge
+
+    return register
+
+
+def ok(text: str) -> Verdict:
+    return Verdict("pass", text)
+
+
+def wrong(text: str) -> Verdict:
+    return Verdict("fail", text)
+
+
+@objective("value", "Value(x) keeps its number in .data, with a .grad and backward()")
+def value(r: Results) -> Verdict:
+    found = r.numbers("value", "Value(2.0)")
+    if found["data"] != 2.0:
+        return wrong(f"Value(2.0).data is {fmt(found['data'])}, expected 2")
+    if not found["grad"]:
+        return wrong("Value(2.0) has no .grad attribute")
+    if not found["backward"]:
+        return wrong("Value(2.0) has no backward() method")
+    return ok("Value(2.0).data = 2, with .grad and backward()")
+
+
+@objective("zero", "gradients start at zero", needs=["value"])
+def zero(r: Results) -> Verdict:
+    found = r.numbers("zero", "Value(3.0) and Value(3.0) * Value(2.0)")
+    for what, got in (("a new Value(3.0)", found["leaf"]), ("a new x * Value(2.0)", found["node"])):
+        if got == "None":
+            return wrong(
+                f"gradients start at None, not 0: {what} has .grad = None, so += in _backward "
+                "fails (set self.grad = 0 in __init__)"
+            )
+        if got != 0.0:
+            return wrong(
+                f"gradients do not start at zero: {what} has .grad = {fmt(got)} before any "
+                "backward, and every += adds onto it (set self.grad = 0 in __init__)"
+            )
+    return ok("a new Value's .grad is 0, and so is a new node's")
+
+
+@objective("seed", "backward() seeds the output's gradient with 1", needs=["zero"])
+def seed(r: Results) -> Verdict:
+    found = r.numbers("seed", "y = a * b; y.backward()")
+    out, da, db = found["out"], found["da"], found["db"]
+    if out == 1.0:
+        return ok("y = a * b: y.grad = 1 after y.backward()")
+    if out == 0.0 and da == 0.0 and db == 0.0:
+        return wrong(
+            "the output's gradient is not seeded with 1: after y.backward() on y = a * b, "
+            "y.grad = 0 and no gradient moved (set self.grad = 1 before the pass)"
+        )
+    return wrong(f"after y.backward() on y = a * b, y.grad = {fmt(out)}, expected 1 (the seed)")
+
+
+@objective("binding", "each input of a node gets its own update", needs=["seed"])
+def binding(r: Results) -> Verdict:
+    for op in OPS[:2]:  # a + b and a * b
+        found = r.outcomes[f"op.{op.name}"].numbers or {}
+        first, second = found.get("0.d0"), found.get("0.d1")
+        want = op.partials(*op.points[0])
+        if first == 0.0 and isinstance(second, float) and second not in (0.0, want[1]):
+            return wrong(
+                f"every update went to the last input: {op.spelling} at "
+                f"{point_text(op.points[0])} gives da = 0, db = {fmt(second)}, expected "
+                f"{fmt(want[0])} and {fmt(want[1])} (a _backward defined in a loop uses the "
+                "loop variable after the loop ended: bind it when the function is made, "
+                "def update(node=node): ...)"
+            )
+    return ok("a + b and a * b: each input got its own update")
+
+
+def point_text(point: tuple[float, ...]) -> str:
+    names = ("a", "b") if len(point) == 2 else ("x",)
+    return ", ".join(f"{n} = {fmt(x)}" for n, x in zip(names, point))
+
+
+def partial_names(point: tuple[float, ...]) -> tuple[str, ...]:
+    return ("da", "db") if len(point) == 2 else ("dx",)
+
+
+def judge_op(op: LessonOp, r: Results) -> Verdict:
+    found = r.numbers(f"op.{op.name}", op.spelling)
+    if found.get("missing"):
+        if op.name in r.require:
+            return wrong(f"the class has no {op.method} (needed for {op.spelling})")
+        return Verdict("skip", f"the class has no {op.method}: {op.spelling} not graded")
+    verdict = judge_rule(op, found)
+    parts = {named(t) for t in str(found.get("0.ops", "")).split("|") if t} - {op.name}
+    failed = sorted(p for p in parts if r.status.get(p) in ("fail", "blocked"))
+    if verdict.status == "fail" and failed:  # the mistake is in an op it is built of
+        return Verdict("blocked", f"{op.spelling} is built of {', '.join(failed)} here")
+    return verdict
+
+
+def judge_rule(op: LessonOp, found: dict[str, Any]) -> Verdict:
+    checked = []
+    for i, point in enumerate(op.points):
+        at = f"{op.spelling} at {point_text(point)}"
+        want = op.value(*point)
+        got = found[f"{i}.value"]
+        if not close(got, want):
+            return wrong(
+                f"{op.name}'s forward is wrong: {at} gives {fmt(got)}, expected {fmt(want)}"
+            )
+        names = partial_names(point)
+        measured = tuple(found[f"{i}.d{j}"] for j in range(len(point)))
+        expected = op.partials(*point)
+        if all(close(g, w) for g, w in zip(measured, expected)):
+            partials = ", ".join(f"{n} = {fmt(w)}" for n, w in zip(names, expected))
+            checked.append(f"at {point_text(point)}: {fmt(want)}; {partials}")
+            continue
+        gives = ", ".join(f"{n} = {fmt(g)}" for n, g in zip(names, measured))
+        wants = ", ".join(fmt(w) for w in expected)
+        for rule, mistake in op.mistakes:
+            if all(close(g, w) for g, w in zip(measured, rule(*point))):
+                return wrong(f"{mistake}: {at} gives {gives}, expected {wants}")
+        return wrong(f"{op.name}'s rule is wrong: {at} gives {gives}, expected {wants} ({op.rule})")
+    return ok(f"{op.spelling} " + "; ".join(checked))
+
+
+def grade_op(op: LessonOp, needs: tuple[str, ...]) -> None:
+    """Register the objective of ``op``'s value and rule."""
+    title = f"{op.spelling}: value and rule ({op.rule})"
+    OBJECTIVES.append(Objective(op.name, title, needs, partial(judge_op, op)))
+
+
+for _op in OPS[:CORE]:
+    grade_op(_op, ("binding",))

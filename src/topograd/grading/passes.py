@@ -1,0 +1,278 @@
+"""The objectives about the backward pass as a whole: ``+=`` where paths meet, the order the
+rules run in, the chain rule, the lesson's two examples end to end, plain numbers, a second
+backward, deep graphs and micrograd's ``_prev``/``_op``. (The single rules are in
+``objectives.py``.)"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from typing import Any
+
+from .lesson import CHAIN_FACTOR, CORE, OPS
+from .objectives import (
+    ProbeError,
+    Results,
+    Verdict,
+    close,
+    fmt,
+    grade_op,
+    objective,
+    ok,
+    partial_names,
+    wrong,
+)
+from .probes import DEFAULT_RECURSION_LIMIT, DEPTHS, LESSON_POINT, NUMBER_EXPRESSIONS, SHARED_POINT
+
+OVERWRITTEN = (
+    "gradients at a shared node are overwritten, not accumulated: {graph} gives dy/dx = {got}, "
+    "expected {want} (use += in _backward)"
+)
+
+
+@objective("accumulate", "gradients add up (+=) where a node is used twice", needs=["add", "mul"])
+def accumulate(r: Results) -> Verdict:
+    for probe, graph, want in (("shared.add", "y = x + x", 2.0), ("shared.mul", "y = x * x", 6.0)):
+        got = r.numbers(probe, graph)["dx"]
+        if not close(got, want):
+            if close(got, want / 2):
+                return wrong(OVERWRITTEN.format(graph=graph, got=fmt(got), want=fmt(want)))
+            return wrong(f"{graph} at x = 3 gives dy/dx = {fmt(got)}, expected {fmt(want)}")
+    return ok("y = x + x gives 2, y = x * x gives 6 at x = 3")
+
+
+@objective("order", "backward runs in reverse topological order", needs=["accumulate"])
+def order(r: Results) -> Verdict:
+    graph = "the diamond b = a*2, c = a*5, d = b + c"
+    got = r.numbers("diamond", graph)["da"]
+    if close(got, 7.0):
+        return ok(f"on {graph}, a gets 7")
+    why = " (run _backward over the topological order reversed)" if got == 0.0 else ""
+    return wrong(
+        f"nodes run before all their users (not reverse topological order): on {graph}, "
+        f"a gets {fmt(got)}, expected 7{why}"
+    )
+
+
+for _op in OPS[CORE:]:
+    grade_op(_op, ("binding", "order"))
+
+
+@objective("chain", "each rule multiplies by the upstream gradient (chain rule)", needs=["order"])
+def chain(r: Results) -> Verdict:
+    checked, faults = [], []
+    for op in OPS:
+        alone = r.outcomes[f"op.{op.name}"].numbers
+        if alone is None or alone.get("missing"):
+            continue
+        graph = f"({op.spelling}) * {CHAIN_FACTOR}"
+        found = r.numbers(f"chain.{op.name}", graph)
+        for j, name in enumerate(partial_names(op.points[0])):
+            local, got = alone[f"0.d{j}"], found[f"d{j}"]
+            if not isinstance(local, float) or close(got, CHAIN_FACTOR * local):
+                continue
+            want = f"{CHAIN_FACTOR} × {fmt(local)} = {fmt(CHAIN_FACTOR * local)}"
+            fault = f"{graph} gives {name} = {fmt(got)}, expected {want}"
+            if close(got, local):
+                fault = (
+                    f"{op.name}'s rule ignores the upstream gradient: {fault} (multiply by "
+                    "out.grad)"
+                )
+            faults.append((op.name, fault))
+            break
+        else:
+            checked.append(op.name)
+    if faults:  # the first names the mistake; ops built on the same one follow it
+        also = ", ".join(name for name, _ in faults[1:])
+        return wrong(faults[0][1] + (f"; so does {also}" if also else ""))
+    return ok(f"under an upstream gradient of {CHAIN_FACTOR}: {', '.join(checked)}")
+
+
+@objective("visited", "each node's rule runs once (a visited set)", needs=["chain"])
+def visited(r: Results) -> Verdict:
+    graph = "y = a*2 + a*5 with a = x*3"
+    got = r.numbers("used_twice", graph)["dx"]
+    if close(got, 21.0):
+        return ok(f"{graph}: a's rule ran once, x gets 21")
+    if isinstance(got, float) and got > 21.0:
+        return wrong(
+            f"a node is visited twice in the order (no visited set): on {graph} at x = 3, "
+            f"x gets {fmt(got)}, expected 21: a's rule ran more than once (keep a set of "
+            "visited nodes in the topological sort)"
+        )
+    return wrong(f"on {graph} at x = 3, x gets {fmt(got)}, expected 21")
+
+
+@objective(
+    "postorder",
+    "a node waits for its users on longer paths (depth-first post-order)",
+    needs=["visited"],
+)
+def postorder(r: Results) -> Verdict:
+    found = r.numbers("uneven", "y = a + (a*a)*0.5 with a = x*2")
+    for key, graph in (("dx", "y = a + (a*a)*0.5"), ("dx_swapped", "y = (a*a)*0.5 + a")):
+        got = found[key]
+        if not close(got, 14.0):
+            return wrong(
+                f"a node ran before all its users had added their parts (breadth-first order, "
+                f"not depth-first post-order): on {graph} with a = x*2 at x = 3, x gets "
+                f"{fmt(got)}, expected 14 (append a node to the order after all its inputs, "
+                "by depth-first search)"
+            )
+    return ok("y = a + (a*a)*0.5 and y = (a*a)*0.5 + a with a = x*2: x gets 14")
+
+
+def oracle(build: Callable[..., Any], point: tuple[float, ...]) -> tuple[float, ...] | None:
+    """PyTorch's gradients (float64) of ``build`` at ``point``, where PyTorch is installed."""
+    try:
+        import torch
+    except ImportError:
+        return None
+    inputs = [torch.tensor(x, dtype=torch.float64, requires_grad=True) for x in point]
+    build(*inputs).backward()
+    return tuple(float(t.grad) for t in inputs)  # type: ignore[arg-type]
+
+
+def end_to_end(
+    r: Results,
+    probe: str,
+    graph: str,
+    build: Callable[..., Any],
+    point: tuple[float, ...],
+    value: float,
+    hand: tuple[float, ...],
+    names: tuple[str, ...],
+) -> Verdict:
+    """A graph's value and gradients against hand maths, against central differences of the
+    learner's own forward, and against PyTorch where it is installed."""
+    found = r.numbers(probe, graph)
+    if not close(found["value"], value):
+        return wrong(f"{graph} gives {fmt(found['value'])}, expected {fmt(value)}")
+    torch = oracle(build, point)
+    for i, name in enumerate(names):
+        got, cd = found[f"d{i}"], found[f"cd{i}"]
+        if not close(got, hand[i]):
+            return wrong(
+                f"{graph} gives {name} = {fmt(got)}, expected {fmt(hand[i])} (hand maths; "
+                f"central differences of your forward: {fmt(cd)}"
+                + (f"; PyTorch: {fmt(torch[i])})" if torch else ")")
+            )
+        if not close(cd, hand[i], 1e-6) or (torch and not close(torch[i], hand[i])):
+            raise ProbeError(f"{graph}: the checks disagree on {name}: {fmt(cd)}, {torch}")
+    agree = "hand maths, central differences" + (" and PyTorch agree" if torch else " agree")
+    grads = ", ".join(f"{n} = {fmt(h)}" for n, h in zip(names, hand))
+    return ok(f"{grads}: {agree}" + ("" if torch else " (PyTorch is not installed)"))
+
+
+@objective(
+    "lesson",
+    "the lesson's example e = tanh(a*b + c) at a = 2, b = -3, c = 10",
+    needs=["tanh", "chain", "postorder"],
+)
+def lesson(r: Results) -> Verdict:
+    a, b, c = LESSON_POINT
+    t = math.tanh(a * b + c)
+    return end_to_end(
+        r,
+        "lesson",
+        "e = tanh(a*b + c)",
+        lambda a, b, c: (a * b + c).tanh(),
+        LESSON_POINT,
+        t,
+        ((1 - t * t) * b, (1 - t * t) * a, 1 - t * t),
+        ("de/da", "de/db", "de/dc"),
+    )
+
+
+@objective("shared", "y = x*x + x at x = 3: dy/dx = 2x + 1 = 7", needs=["chain", "postorder"])
+def shared(r: Results) -> Verdict:
+    x = SHARED_POINT
+    return end_to_end(
+        r, "shared", "y = x*x + x", lambda x: x * x + x, (x,), x * x + x, (2 * x + 1,), ("dy/dx",)
+    )
+
+
+HINTS = {"2 * x": "__rmul__", "2 + x": "__radd__", "x * 2": "__mul__", "x + 2": "__add__"}
+
+
+@objective("numbers", "plain numbers on either side: 2 * x, 2 + x, x * 2, x + 2", ["add", "mul"])
+def numbers(r: Results) -> Verdict:
+    found = r.numbers("numbers", "2 * x")
+    x = SHARED_POINT
+    for text, build in NUMBER_EXPRESSIONS.items():
+        if f"{text}.error" in found:
+            method = HINTS[text]
+            hint = (
+                f"define {method}"
+                if method.startswith("__r")
+                else f"wrap a number in a Value in {method}"
+            )
+            return wrong(f"{text} raises {found[f'{text}.error']} ({hint})")
+        want, grad = build(x), (2.0 if "*" in text else 1.0)
+        got, got_grad = found[f"{text}.value"], found[f"{text}.grad"]
+        if not close(got, want) or not close(got_grad, grad):
+            return wrong(
+                f"{text} at x = 3 gives {fmt(got)} and dx = {fmt(got_grad)}, expected "
+                f"{fmt(want)} and {fmt(grad)}"
+            )
+    return ok("2 * x, 2 + x, x * 2 and x + 2 at x = 3: values and gradients")
+
+
+@objective("twice", "backward() twice on one graph", needs=["postorder", "chain"], warning=True)
+def twice(r: Results) -> Verdict:
+    found = r.numbers("backward_twice", "y = x*x + x; y.backward(); y.backward()")
+    first, second = found["first"], found["second"]
+    if close(second, 14.0):
+        return ok("y = x*x + x: 7, then 14: the second pass adds to x.grad, as PyTorch's")
+    if close(second, 7.0):
+        return ok("y = x*x + x: 7, then 7: each pass starts afresh")
+    if close(second, 20.0):
+        return Verdict(
+            "warn",
+            "backward twice re-propagates stale gradients: a second y.backward() on y = x*x + x "
+            f"at x = 3 gives dy/dx = {fmt(second)}, expected 14 (added, as PyTorch) or 7 "
+            "(afresh): inner nodes kept their gradients from the first pass and passed them on "
+            "again (zero every node's grad before the pass). micrograd 0.1.0 behaves so too: "
+            "harmless while each step builds a new graph and zeroes the parameters' gradients",
+        )
+    return Verdict(
+        "warn", f"y = x*x + x gives dy/dx = {fmt(first)}, then {fmt(second)}: expected 14 or 7"
+    )
+
+
+@objective("deep", "deep graphs: backward without a recursion limit", ["chain"], warning=True)
+def deep(r: Results) -> Verdict:
+    found = r.numbers("deep", f"a chain x + k + k + ... of {DEPTHS[-1]:,} nodes")
+    depth = int(found["depth"])
+    if "grad" in found:
+        return wrong(f"a chain x + k + ... of {depth:,} nodes gives dx = {fmt(found['grad'])}")
+    if "error" not in found:
+        return ok(f"a chain x + k + k + ... of {depth:,} nodes: dx = 1")
+    raised = int(found["module_limit"])
+    note = (
+        f"; the module raised the limit to {raised:,}" if raised > DEFAULT_RECURSION_LIMIT else ""
+    )
+    if found["error"] == "RecursionError":
+        return Verdict(
+            "warn",
+            f"RecursionError at depth {depth:,}: build the order without recursion (a loop "
+            f"with a stack of your own); a chain x + k + ... of {depth - 1:,} nodes works under "
+            f"Python's default limit of {DEFAULT_RECURSION_LIMIT} frames{note}",
+        )
+    return Verdict("warn", f"{found['error']} at depth {depth:,} (a chain x + k + ...)")
+
+
+@objective("structure", "micrograd's _prev and _op", needs=["value"], warning=True)
+def structure(r: Results) -> Verdict:
+    found = r.numbers("structure", "y = a * b; y._prev")
+    if found.get("missing"):
+        return Verdict("skip", "no _prev: micrograd's draw_dot needs _prev and _op")
+    if not found["prev"] or not found["leaf"]:
+        return Verdict(
+            "warn",
+            "(a * b)._prev is not {a, b}, or a leaf's _prev is not empty: draw_dot "
+            "would draw another graph",
+        )
+    if not found["op_is_text"]:
+        return Verdict("warn", f"(a * b)._op is {found['op']}, not a string")
+    return ok(f"(a * b)._prev = {{a, b}}, _op = {found['op']}")

@@ -1,0 +1,302 @@
+"""The measurements taken on a learner's ``Value`` class, in the child process: each probe
+builds a small graph from the learner's Values, runs their ``backward`` and returns the numbers
+it read (``.data``, ``.grad``), by name. A probe judges nothing: the grader compares the numbers
+with the hand maths in the parent process (``objectives.py``).
+
+A number that is not a float (``None``, a Value where a float belongs) comes back as its repr,
+for the grader to name.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from typing import Any
+
+from ..verify.numeric import STEP, central
+from .lesson import CHAIN_FACTOR, OPS, LessonOp
+
+Numbers = dict[str, float | str | bool]
+Probe = Callable[[Any], Numbers]
+
+LESSON_POINT = (2.0, -3.0, 10.0)  # e = tanh(a*b + c)
+SHARED_POINT = 3.0  # y = x*x + x
+DEPTHS = (100, 1_000, 10_000, 100_000)  # chains probed for a recursion limit
+DEFAULT_RECURSION_LIMIT = 1000  # Python's: the deep probe runs under it, whatever the module set
+
+
+def number(v: Any) -> float | str:
+    """``v`` as a float, or its repr when it is not a number."""
+    if isinstance(v, (int, float)) or type(v).__name__.startswith(("float", "int")):
+        try:
+            return float(v)
+        except (TypeError, ValueError, OverflowError):
+            pass
+    return repr(v)[:60]
+
+
+def grads(*values: Any) -> list[float | str]:
+    return [number(v.grad) for v in values]
+
+
+def ops_in(out: Any, limit: int = 50) -> str:
+    """The ``_op`` of each inner node of ``out``'s graph (where the class keeps micrograd's
+    ``_prev`` and ``_op``), joined by "|": what the learner built an op of."""
+    found: list[str] = []
+    seen: set[int] = set()
+    todo = [out]
+    while todo and len(seen) < limit:
+        node = todo.pop()
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        operands = list(getattr(node, "_prev", ()))
+        if operands:
+            found.append(str(getattr(node, "_op", "")))
+        todo += operands
+    return "|".join(found)
+
+
+def on_op(op: LessonOp) -> Probe:
+    """``op`` at each of its points, alone: its value, its inputs' gradients and the ops of its
+    graph."""
+
+    def probe(cls: Any) -> Numbers:
+        if not hasattr(cls, op.method):
+            return {"missing": True}
+        found: Numbers = {}
+        for i, point in enumerate(op.points):
+            inputs = [cls(x) for x in point]
+            out = op.build(*inputs)
+            found[f"{i}.value"] = number(out.data)
+            found[f"{i}.ops"] = ops_in(out)
+            out.backward()
+            found[f"{i}.out"] = number(out.grad)
+            for j, g in enumerate(grads(*inputs)):
+                found[f"{i}.d{j}"] = g
+        return found
+
+    return probe
+
+
+def under_upstream(op: LessonOp) -> Probe:
+    """``op`` at its first point, times CHAIN_FACTOR: its inputs' gradients."""
+
+    def probe(cls: Any) -> Numbers:
+        if not hasattr(cls, op.method):
+            return {"missing": True}
+        inputs = [cls(x) for x in op.points[0]]
+        y = op.build(*inputs) * cls(CHAIN_FACTOR)
+        y.backward()
+        return {f"d{j}": g for j, g in enumerate(grads(*inputs))}
+
+    return probe
+
+
+def value(cls: Any) -> Numbers:
+    x = cls(2.0)
+    return {
+        "data": number(x.data),
+        "grad": hasattr(x, "grad"),
+        "backward": callable(getattr(x, "backward", None)),
+    }
+
+
+def zero(cls: Any) -> Numbers:
+    x = cls(3.0)
+    y = x * cls(2.0)
+    return {"leaf": number(x.grad), "node": number(y.grad)}
+
+
+def seed(cls: Any) -> Numbers:
+    a, b = cls(2.0), cls(-3.0)
+    y = a * b
+    y.backward()
+    return {"out": number(y.grad), "da": number(a.grad), "db": number(b.grad)}
+
+
+def shared_add(cls: Any) -> Numbers:
+    x = cls(SHARED_POINT)
+    (x + x).backward()
+    return {"dx": number(x.grad)}
+
+
+def shared_mul(cls: Any) -> Numbers:
+    x = cls(SHARED_POINT)
+    (x * x).backward()
+    return {"dx": number(x.grad)}
+
+
+def diamond(cls: Any) -> Numbers:
+    """b = a*2, c = a*5, d = b + c: a gets 7."""
+    a = cls(3.0)
+    (a * cls(2.0) + a * cls(5.0)).backward()
+    return {"da": number(a.grad)}
+
+
+def used_twice(cls: Any) -> Numbers:
+    """a = x*3, y = a*2 + a*5: x gets 21 when a's rule runs once."""
+    x = cls(SHARED_POINT)
+    a = x * cls(3.0)
+    (a * cls(2.0) + a * cls(5.0)).backward()
+    return {"dx": number(x.grad)}
+
+
+def uneven(cls: Any) -> Numbers:
+    """a = x*2, y = a + (a*a)*0.5 (and the same summed the other way): x gets 14 when a waits
+    for (a*a)*0.5, two levels further from y, whatever order the operands come in."""
+    found: Numbers = {}
+    for name, first in (("dx", True), ("dx_swapped", False)):
+        x = cls(SHARED_POINT)
+        a = x * cls(2.0)
+        far = a * a * cls(0.5)
+        (a + far if first else far + a).backward()
+        found[name] = number(x.grad)
+    return found
+
+
+def forward_differences(build: Callable[..., Any], cls: Any, point: tuple[float, ...]) -> Numbers:
+    """Central differences of the learner's own forward, input by input."""
+    found: Numbers = {}
+    for i in range(len(point)):
+
+        def f(t: float, i: int = i) -> float:
+            moved = [t if j == i else x for j, x in enumerate(point)]
+            return float(build(*[cls(x) for x in moved]).data)
+
+        found[f"cd{i}"] = central(f, point[i], STEP)
+    return found
+
+
+def measured(build: Callable[..., Any], cls: Any, point: tuple[float, ...]) -> Numbers:
+    inputs = [cls(x) for x in point]
+    out = build(*inputs)
+    out.backward()
+    found: Numbers = {"value": number(out.data)}
+    found.update({f"d{i}": g for i, g in enumerate(grads(*inputs))})
+    found.update(forward_differences(build, cls, point))
+    return found
+
+
+def lesson(cls: Any) -> Numbers:
+    """The lesson's example, e = tanh(a*b + c) at 2, -3, 10."""
+    if not hasattr(cls, "tanh"):
+        return {"missing": True}
+    return measured(lambda a, b, c: (a * b + c).tanh(), cls, LESSON_POINT)
+
+
+def shared(cls: Any) -> Numbers:
+    """y = x*x + x at 3."""
+    return measured(lambda x: x * x + x, cls, (SHARED_POINT,))
+
+
+NUMBER_EXPRESSIONS: dict[str, Callable[[Any], Any]] = {
+    "2 * x": lambda x: 2 * x,
+    "2 + x": lambda x: 2 + x,
+    "x * 2": lambda x: x * 2,
+    "x + 2": lambda x: x + 2,
+}
+
+
+def numbers(cls: Any) -> Numbers:
+    """Plain numbers beside Values, on either side: value and gradient, or the error."""
+    found: Numbers = {}
+    for text, build in NUMBER_EXPRESSIONS.items():
+        x = cls(SHARED_POINT)
+        try:
+            y = build(x)
+            found[f"{text}.value"] = number(y.data)
+            y.backward()
+            found[f"{text}.grad"] = number(x.grad)
+        except Exception as error:  # the learner's engine refused: the grader names it
+            found[f"{text}.error"] = f"{type(error).__name__}: {error}"[:160]
+    return found
+
+
+def backward_twice(cls: Any) -> Numbers:
+    x = cls(SHARED_POINT)
+    y = x * x + x
+    y.backward()
+    first = number(x.grad)
+    y.backward()
+    return {"first": first, "second": number(x.grad)}
+
+
+def chain_of(cls: Any, depth: int) -> float | str:
+    """x + k + k + ... (depth nodes): x's gradient after backward, or the error's name."""
+    x, k = cls(1.0), cls(0.5)
+    y = x
+    for _ in range(depth):
+        y = y + k
+    try:
+        y.backward()
+    except (RecursionError, MemoryError) as error:
+        return type(error).__name__
+    return number(x.grad)
+
+
+def deep(cls: Any) -> Numbers:
+    """The shortest chain whose backward fails, under Python's default recursion limit."""
+    module_limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(DEFAULT_RECURSION_LIMIT)
+    try:
+        found: Numbers = {"module_limit": float(module_limit)}
+        good = 0
+        for depth in DEPTHS:
+            result = chain_of(cls, depth)
+            if isinstance(result, str):
+                found["error"] = result
+                bad = depth
+                while bad - good > 1:  # bisect to the first failing depth
+                    middle = (good + bad) // 2
+                    good, bad = (middle, bad) if chain_of(cls, middle) == 1.0 else (good, middle)
+                found["depth"] = float(bad)
+                return found
+            if result != 1.0:
+                found.update(depth=float(depth), grad=result)
+                return found
+            good = depth
+        found["depth"] = float(good)
+        return found
+    finally:
+        sys.setrecursionlimit(module_limit)
+
+
+def structure(cls: Any) -> Numbers:
+    """micrograd's ``_prev`` (the operands) and ``_op`` (the op's name), where the class has
+    them."""
+    a, b = cls(2.0), cls(-3.0)
+    y = a * b
+    if not hasattr(y, "_prev"):
+        return {"missing": True}
+    operands = {id(v) for v in y._prev}
+    return {
+        "prev": operands == {id(a), id(b)} and len(list(y._prev)) == 2,
+        "leaf": not list(a._prev),
+        "op": repr(getattr(y, "_op", None))[:40],
+        "op_is_text": isinstance(getattr(y, "_op", None), str),
+    }
+
+
+PROBES: dict[str, Probe] = {
+    "value": value,
+    "zero": zero,
+    "seed": seed,
+    **{f"op.{op.name}": on_op(op) for op in OPS},
+    "shared.add": shared_add,
+    "shared.mul": shared_mul,
+    "diamond": diamond,
+    "used_twice": used_twice,
+    **{f"chain.{op.name}": under_upstream(op) for op in OPS},
+    "uneven": uneven,
+    "lesson": lesson,
+    "shared": shared,
+    "numbers": numbers,
+    "backward_twice": backward_twice,
+    "deep": deep,
+    "structure": structure,
+}
+
+# probe -> the probes not worth running when it hangs or crashes (they build the same op)
+FOLLOWS: dict[str, list[str]] = {f"op.{op.name}": [f"chain.{op.name}"] for op in OPS}
+FOLLOWS["op.tanh"].append("lesson")

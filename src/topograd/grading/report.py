@@ -1,0 +1,112 @@
+"""A grade's report: one row per objective of the lesson, as a table for a teacher and as
+JSON for a course's autograder."""
+
+from __future__ import annotations
+
+import json
+import textwrap
+from collections import Counter
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from .objectives import OBJECTIVES, ProbeError, Results, Status, Verdict
+from .runner import Outcome
+
+LABELS: dict[Status, str] = {
+    "pass": "pass",
+    "fail": "FAIL",
+    "warn": "warning",
+    "skip": "skipped",
+    "blocked": "blocked",
+}
+WIDTH = 100
+
+
+@dataclass(frozen=True)
+class Row:
+    id: str
+    objective: str
+    status: Status
+    text: str  # the diagnosis; what was verified; or why it was not
+
+
+def judge(outcomes: dict[str, Outcome], require: frozenset[str]) -> list[Row]:
+    """Every objective judged in turn; one whose needs failed is blocked, and says no more."""
+    r = Results(outcomes, require)
+    status = r.status
+    rows = []
+    for objective in OBJECTIVES:
+        failed = [n for n in objective.needs if status[n] in ("fail", "blocked")]
+        lacking = [n for n in objective.needs if status[n] == "skip"]
+        if failed:
+            verdict = Verdict("blocked", f"needs {', '.join(failed)}, which did not pass")
+        elif lacking:
+            verdict = Verdict("skip", f"needs {', '.join(lacking)}, which the class lacks")
+        else:
+            try:
+                verdict = objective.judge(r)
+            except ProbeError as error:
+                verdict = Verdict("fail", str(error))
+            if objective.warning and verdict.status == "fail":
+                verdict = Verdict("warn", verdict.text)
+        status[objective.id] = verdict.status
+        rows.append(Row(objective.id, objective.title, verdict.status, verdict.text))
+    return rows
+
+
+@dataclass
+class Report:
+    """What ``grade`` found. ``status`` is 0 when every required objective passes (warnings
+    allowed), 1 when one fails, 2 when the learner's code could not be loaded."""
+
+    engine: str
+    rows: list[Row] = field(default_factory=list)
+    load_error: str = ""
+    where: str = ""  # the learner's line the load error came from
+
+    @property
+    def status(self) -> int:
+        if self.load_error:
+            return 2
+        return 1 if any(row.status in ("fail", "blocked") for row in self.rows) else 0
+
+    @property
+    def passed(self) -> bool:
+        return self.status == 0
+
+    def summary(self) -> str:
+        if self.load_error:
+            return f"cannot load {self.engine}: {self.load_error}"
+        counts = Counter(row.status for row in self.rows)
+        parts = [f"{counts[s]} {LABELS[s]}" for s in LABELS if counts[s]]
+        verdict = "every required objective passes" if self.passed else "the engine fails"
+        return f"{len(self.rows)} objectives: {', '.join(parts)}; {verdict}."
+
+    def table(self) -> str:
+        """The report as text: a row per objective, its diagnosis or what was verified below."""
+        if self.load_error:
+            return self.summary() + (f"\n  {self.where}" if self.where else "")
+        lines = [f"Grading {self.engine} against the lesson's objectives:", ""]
+        for row in self.rows:
+            lines.append(f"  {LABELS[row.status]:<8} {row.objective}")
+            lines += textwrap.wrap(
+                row.text, WIDTH, initial_indent=" " * 11, subsequent_indent=" " * 11
+            )
+        return "\n".join([*lines, "", self.summary()])
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "engine": self.engine,
+            "status": self.status,
+            "passed": self.passed,
+            "load_error": self.load_error or None,
+            "where": self.where or None,
+            "objectives": [asdict(row) for row in self.rows],
+            "summary": self.summary(),
+        }
+
+    def to_json(self) -> str:
+        return json.dumps(self.as_dict(), indent=2, ensure_ascii=False)
+
+    def __str__(self) -> str:
+        return self.table()

@@ -1,0 +1,399 @@
+"""``topograd grade`` on a table of engines: the lesson's correct engine, and one mutant per
+classic mistake, each of which must get its own diagnosis and no other; micrograd 0.1.0 as it
+is; and engines that hang, crash, allocate without end or cannot be loaded, run for real in
+the child process."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import micrograd.engine
+import pytest
+
+import topograd as tg
+from topograd.grading import Report, grade
+
+CORRECT = (Path(__file__).parent / "engines" / "lesson_engine.py").read_text()
+
+RECURSIVE_ORDER = """        topo, visited = [], set()
+
+        def build(node):
+            if node not in visited:
+                visited.add(node)
+                for child in node._prev:
+                    build(child)
+                topo.append(node)
+
+        build(self)
+"""
+ITERATIVE_ORDER = CORRECT[
+    CORRECT.index("        topo, visited = [], set()") : CORRECT.index(
+        "        for node in topo:\n"
+    )
+]
+BREADTH_FIRST = """        order, seen, queue = [], {self}, [self]
+        while queue:
+            node = queue.pop(0)
+            order.append(node)
+            for child in node._prev:
+                if child not in seen:
+                    seen.add(child)
+                    queue.append(child)
+        topo = order[::-1]
+"""
+ADD_RULE = """        def _backward():
+            self.grad += out.grad
+            other.grad += out.grad
+"""
+LATE_BOUND = """        updates = []
+        for node in (self, other):
+
+            def update():
+                node.grad += out.grad
+
+            updates.append(update)
+
+        def _backward():
+            for update in updates:
+                update()
+"""
+
+# mutant: (edits of the correct engine, the objective that fails or warns, words of its diagnosis)
+MUTANTS: dict[str, tuple[list[tuple[str, str]], str, str]] = {
+    "overwrites at shared nodes": (
+        [(ADD_RULE, ADD_RULE.replace("+=", "="))],
+        "accumulate",
+        "gradients at a shared node are overwritten, not accumulated: y = x + x gives dy/dx = 1, "
+        "expected 2 (use += in _backward)",
+    ),
+    "tanh's rule from the input": (
+        [("(1 - t**2)", "(1 - self.data**2)")],
+        "tanh",
+        "tanh's rule uses the input, not the output: 1 - x² instead of 1 - t²",
+    ),
+    "no seed": (
+        [("        self.grad = 1.0\n", "")],
+        "seed",
+        "the output's gradient is not seeded with 1",
+    ),
+    "forward order": (
+        [("for node in reversed(topo):", "for node in topo:")],
+        "order",
+        "nodes run before all their users (not reverse topological order): on the diamond "
+        "b = a*2, c = a*5, d = b + c, a gets 0, expected 7",
+    ),
+    "no visited set": (
+        [("elif node not in visited:", "else:")],
+        "visited",
+        "a node is visited twice in the order (no visited set): on y = a*2 + a*5 with a = x*3",
+    ),
+    "stale second backward": (
+        [("                node.grad = 0.0\n", "                pass\n")],
+        "twice",
+        "backward twice re-propagates stale gradients: a second y.backward() on y = x*x + x at "
+        "x = 3 gives dy/dx = 20",
+    ),
+    "recursive order": (
+        [(ITERATIVE_ORDER, RECURSIVE_ORDER)],
+        "deep",
+        "RecursionError at depth",
+    ),
+    "wrong mul rule": (
+        [
+            ("self.grad += other.data * out.grad", "self.grad += self.data * out.grad"),
+            ("other.grad += self.data * out.grad", "other.grad += other.data * out.grad"),
+        ],
+        "mul",
+        "mul's rule gives each input its own value, not the other's: a * b at a = 2, b = -3 "
+        "gives da = 2, db = -3, expected -3, 2",
+    ),
+    "wrong add rule": (
+        [("            other.grad += out.grad\n", "")],
+        "add",
+        "add's rule updates only its first input: a + b at a = 2, b = -3 gives da = 1, db = 0",
+    ),
+    "never zeroed": (
+        [("        self.grad = 0.0\n", "        self.grad = 1.0\n")],
+        "zero",
+        "gradients do not start at zero: a new Value(3.0) has .grad = 1",
+    ),
+    "breadth-first order": (
+        [(ITERATIVE_ORDER, BREADTH_FIRST)],
+        "postorder",
+        "a node ran before all its users had added their parts (breadth-first order, not "
+        "depth-first post-order)",
+    ),
+    "loop variable bound late": (
+        [(ADD_RULE, LATE_BOUND)],
+        "binding",
+        "every update went to the last input: a + b at a = 2, b = -3 gives da = 0, db = 2",
+    ),
+    "ignores the upstream gradient": (
+        [
+            ("self.grad += other.data * out.grad", "self.grad += other.data"),
+            ("other.grad += self.data * out.grad", "other.grad += self.data"),
+        ],
+        "chain",
+        "mul's rule ignores the upstream gradient: (a * b) * -2.5 gives da = -3, expected "
+        "-2.5 × -3 = 7.5 (multiply by out.grad)",
+    ),
+    "no __rmul__": (
+        [("    def __rmul__(self, other):\n        return self * other\n", "")],
+        "numbers",
+        "2 * x raises TypeError: unsupported operand type(s) for *: 'int' and 'Value' "
+        "(define __rmul__)",
+    ),
+    "pow keeps the exponent": (
+        [("n * self.data ** (n - 1)", "n * self.data**n")],
+        "pow",
+        "pow's rule keeps the exponent: n·xⁿ instead of n·xⁿ⁻¹: x ** 3 at x = 2 gives dx = 24",
+    ),
+}
+
+
+def mutant(edits: list[tuple[str, str]]) -> str:
+    source = CORRECT
+    for old, new in edits:
+        assert source.count(old) == 1, old
+        source = source.replace(old, new)
+    return source
+
+
+def engine_file(tmp_path: Path, source: str, name: str = "engine.py") -> Path:
+    path = tmp_path / name
+    path.write_text(source)
+    return path
+
+
+def said(report: Report) -> dict[str, str]:
+    """Objective -> diagnosis, for every objective that failed or warned."""
+    return {row.id: row.text for row in report.rows if row.status in ("fail", "warn")}
+
+
+def test_the_correct_engine_passes_every_objective(tmp_path: Path) -> None:
+    report = grade(engine_file(tmp_path, CORRECT))
+    assert [row.id for row in report.rows if row.status != "pass"] == []
+    assert report.status == 0 and report.passed
+    assert report.engine == "Value from engine.py"
+    lesson = next(row for row in report.rows if row.id == "lesson")
+    assert "de/da = -0.00402285" in lesson.text and "PyTorch agree" in lesson.text
+
+
+@pytest.mark.parametrize("name", MUTANTS)
+def test_each_mistake_gets_its_own_diagnosis_and_no_other(tmp_path: Path, name: str) -> None:
+    edits, objective, words = MUTANTS[name]
+    report = grade(engine_file(tmp_path, mutant(edits)))
+    assert list(said(report)) == [objective], said(report)
+    assert words in said(report)[objective]
+    warning = objective in ("twice", "deep")
+    assert report.status == (0 if warning else 1)
+    assert {row.status for row in report.rows} <= {"pass", "blocked"} | {
+        "warn" if warning else "fail"
+    }
+
+
+def test_micrograd_itself_passes_the_rules_with_its_two_known_warnings() -> None:
+    report = grade(micrograd.engine.Value)
+    status = {row.id: row.status for row in report.rows}
+    assert status["add"] == status["mul"] == status["pow"] == status["relu"] == "pass"
+    assert status["tanh"] == status["exp"] == status["lesson"] == "skip"  # micrograd has none
+    assert list(said(report)) == ["twice", "deep"]
+    assert "micrograd 0.1.0 behaves so too" in said(report)["twice"]
+    assert "dy/dx = 20" in said(report)["twice"]
+    assert said(report)["deep"].startswith("RecursionError at depth")
+    assert report.status == 0
+    assert grade(micrograd.engine.Value, require=("tanh",)).status == 1
+
+
+def test_tg_grade_is_the_same_function() -> None:
+    assert tg.grade is grade
+
+
+HANGS = "\n    def tanh(self):\n        while True:\n            pass\n"
+HOSTILE: dict[str, tuple[str, str, str]] = {
+    # engine: (the correct engine's tanh replaced by this, the row, words of its diagnosis)
+    "an endless loop": (HANGS, "tanh", "did not finish in 1 s (an endless loop?)"),
+    "10 GB": (
+        "\n    def tanh(self):\n        return bytearray(10 * 2**30)\n",
+        "tanh",
+        "MemoryError (over the grader's memory limit)",
+    ),
+    "a segmentation fault": (
+        "\n    def tanh(self):\n        import ctypes\n        return ctypes.string_at(0)\n",
+        "tanh",
+        "the process died of SIGSEGV",
+    ),
+    "os._exit": (
+        "\n    def tanh(self):\n        import os\n        os._exit(3)\n",
+        "tanh",
+        "the process exited with status 3",
+    ),
+    "input()": (
+        "\n    def tanh(self):\n        return Value(float(input()))\n",
+        "tanh",
+        "EOFError: EOF when reading a line (at engine.py, line ",
+    ),
+}
+TANH = CORRECT[CORRECT.index("\n    def tanh(self):") : CORRECT.index("\n    def exp(self):")]
+
+
+@pytest.mark.parametrize("name", HOSTILE)
+def test_a_hostile_op_is_reported_and_the_rest_still_graded(tmp_path: Path, name: str) -> None:
+    replacement, row, words = HOSTILE[name]
+    source = mutant([(TANH, replacement)]) + "\nprint('noise on the standard output')\n"
+    report = grade(engine_file(tmp_path, source), timeout=1.0, memory=256)
+    assert said(report) == {row: said(report)[row]} and words in said(report)[row]
+    status = {r.id: r.status for r in report.rows}
+    assert status["lesson"] == "blocked" and status["chain"] == status["deep"] == "pass"
+    assert report.status == 1
+
+
+def test_after_three_timeouts_the_rest_is_not_run(tmp_path: Path) -> None:
+    source = mutant([(TANH, HANGS)]).replace(
+        "    def __mul__(self, other):\n",
+        ("    def __mul__(self, other):\n        while True:\n            pass\n"),
+    )
+    report = grade(engine_file(tmp_path, source), timeout=0.5)
+    assert report.status == 1
+    texts = [row.text for row in report.rows]
+    assert sum("did not finish in 0.5 s" in t for t in texts) >= 1
+    assert any("not run: 3 probes timed out" in t for t in texts)
+
+
+LOAD_ERRORS: dict[str, tuple[str, str, str]] = {
+    # the file: (its source, the error's line, the learner's frame)
+    "a syntax error": (
+        "import math\n\nclass Value:\n    def __init__(self, data)\n        self.data = data\n",
+        "SyntaxError: expected ':'",
+        "engine.py, line 4: def __init__(self, data)",
+    ),
+    "an import error": (
+        "import math\nimport no_such_module_here\n",
+        "ModuleNotFoundError: No module named 'no_such_module_here'",
+        "engine.py, line 2, in <module>: import no_such_module_here",
+    ),
+    "a failing line": (
+        "def helper():\n    return 1 / 0\n\nX = helper()\n",
+        "ZeroDivisionError: division by zero",
+        "engine.py, line 2, in helper: return 1 / 0",
+    ),
+    "sys.exit": ("import sys\nsys.exit(4)\n", "the code called sys.exit(4)", "line 2"),
+    "no Value class": ("class Scalar:\n    pass\n", "no class Value in the file", ""),
+    "an endless import": ("while True:\n    pass\n", "loading the file did not finish in 1 s", ""),
+    "a crash at import": (
+        "import ctypes\nctypes.string_at(0)\n",
+        "the process died of SIGSEGV",
+        "",
+    ),
+}
+
+
+@pytest.mark.parametrize("name", LOAD_ERRORS)
+def test_a_file_that_cannot_load_is_status_2_with_its_line(tmp_path: Path, name: str) -> None:
+    source, error, frame = LOAD_ERRORS[name]
+    report = grade(engine_file(tmp_path, source), timeout=1.0)
+    assert report.status == 2 and not report.rows
+    assert error in report.load_error
+    assert frame in report.where
+    assert report.table().startswith("cannot load engine.py: ")
+
+
+def test_the_class_is_found_by_name_or_as_the_only_engine(tmp_path: Path) -> None:
+    path = engine_file(tmp_path, CORRECT.replace("Value", "Scalar"))
+    assert grade(path).engine == "Scalar from engine.py"
+    assert grade(path).passed
+    two = CORRECT.replace("Value", "Scalar") + "\n\nclass Other(Scalar):\n    pass\n"
+    path = engine_file(tmp_path, two)
+    assert "classes there: Scalar, Other" not in grade(path).load_error
+    assert "no class Value in the file (classes there: " in grade(path).load_error
+    assert grade(path, class_name="Other").engine == "Other from engine.py"
+
+
+def test_a_sibling_module_imports_as_it_would_under_python(tmp_path: Path) -> None:
+    (tmp_path / "engine_core.py").write_text(CORRECT)
+    path = engine_file(tmp_path, "from engine_core import Value\n", "submission.py")
+    assert grade(path).passed
+
+
+def test_bad_arguments_are_refused(tmp_path: Path) -> None:
+    with pytest.raises(ValueError, match="is not a file"):
+        grade(tmp_path)
+    with pytest.raises(ValueError, match="require: no op named sin"):
+        grade(micrograd.engine.Value, require=("sin",))
+    with pytest.raises(TypeError, match="a Value class or a file's path"):
+        grade(3)
+
+
+def topograd(*argv: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "topograd", *argv], capture_output=True, text=True, timeout=300
+    )
+
+
+def test_the_command_prints_a_table_and_its_status(tmp_path: Path) -> None:
+    good = topograd("grade", str(engine_file(tmp_path, CORRECT)))
+    assert good.returncode == 0, good.stderr
+    assert good.stdout.startswith("Grading Value from engine.py against the lesson's objectives:")
+    assert "24 objectives: 24 pass; every required objective passes." in good.stdout
+    edits, _, words = MUTANTS["overwrites at shared nodes"]
+    bad = topograd("grade", str(engine_file(tmp_path, mutant(edits), "bad.py")))
+    assert bad.returncode == 1
+    assert "  FAIL     gradients add up (+=) where a node is used twice" in bad.stdout
+    assert " ".join(bad.stdout.split()).count(words) == 1
+
+
+def test_the_command_writes_json_for_an_autograder(tmp_path: Path) -> None:
+    edits, objective, words = MUTANTS["tanh's rule from the input"]
+    result = topograd("grade", str(engine_file(tmp_path, mutant(edits))), "--json")
+    assert result.returncode == 1
+    report = json.loads(result.stdout)
+    assert report["status"] == 1 and report["passed"] is False
+    failed = [o for o in report["objectives"] if o["status"] == "fail"]
+    assert [o["id"] for o in failed] == [objective] and words in failed[0]["text"]
+    assert {"id", "objective", "status", "text"} == set(failed[0])
+    broken = topograd("grade", str(engine_file(tmp_path, "1/0\n", "broken.py")), "--json")
+    assert broken.returncode == 2
+    assert json.loads(broken.stdout)["load_error"] == "ZeroDivisionError: division by zero"
+
+
+def test_the_command_refuses_bad_input_in_one_line(tmp_path: Path) -> None:
+    for argv, words in (
+        (["grade", str(tmp_path / "missing.py")], "missing.py is not a file"),
+        (["grade", str(tmp_path)], "is not a file"),
+        (["grade", "x.py", "--require", "tanh,sin"], "no op named sin"),
+        (["grade", "x.py", "--timeout", "0"], "must be above 0"),
+        (["grade", "x.py", "--memory", "0"], "must be at least 1"),
+    ):
+        result = topograd(*argv)
+        assert result.returncode == 2 and result.stdout == ""
+        assert result.stderr.startswith("error: ") and words in result.stderr
+        assert len(result.stderr.splitlines()) == 1
+    broken = topograd("grade", str(engine_file(tmp_path, "import nowhere\n")))
+    assert broken.returncode == 2 and broken.stdout == ""
+    assert broken.stderr.splitlines() == [
+        "error: cannot load engine.py: ModuleNotFoundError: No module named 'nowhere'",
+        "  engine.py, line 1, in <module>: import nowhere",
+    ]
+
+
+def test_a_module_that_raises_the_recursion_limit_is_warned_not_crashed(tmp_path: Path) -> None:
+    edits, _, _ = MUTANTS["recursive order"]
+    source = "import sys\nsys.setrecursionlimit(10**6)\n" + mutant(edits)
+    report = grade(engine_file(tmp_path, source))
+    assert list(said(report)) == ["deep"] and report.status == 0
+    assert "the module raised the limit to 1,000,000" in said(report)["deep"]
+
+
+class Hangs(micrograd.engine.Value):  # a class in hand is graded in a fork of this process
+    def tanh(self) -> Hangs:
+        while True:
+            pass
+
+
+def test_a_class_in_hand_that_hangs_is_stopped_in_its_fork() -> None:
+    report = grade(Hangs, timeout=0.5)
+    assert said(report)["tanh"] == "tanh(x): did not finish in 0.5 s (an endless loop?)"
+    assert report.status == 1 and report.engine == "test_grade.Hangs"
