@@ -337,7 +337,7 @@ def test_the_command_prints_a_table_and_its_status(tmp_path: Path) -> None:
     good = topograd("grade", str(engine_file(tmp_path, CORRECT)))
     assert good.returncode == 0, good.stderr
     assert good.stdout.startswith("Grading Value from engine.py against the lesson's objectives:")
-    assert "24 objectives: 24 pass; every required objective passes." in good.stdout
+    assert "24 objectives: 24 passed; every required objective passes." in good.stdout
     edits, _, words = MUTANTS["overwrites at shared nodes"]
     bad = topograd("grade", str(engine_file(tmp_path, mutant(edits), "bad.py")))
     assert bad.returncode == 1
@@ -397,3 +397,10 @@ def test_a_class_in_hand_that_hangs_is_stopped_in_its_fork() -> None:
     report = grade(Hangs, timeout=0.5)
     assert said(report)["tanh"] == "tanh(x): did not finish in 0.5 s (an endless loop?)"
     assert report.status == 1 and report.engine == "test_grade.Hangs"
+
+
+def test_the_teachers_guide_shows_the_sample_engines_real_report() -> None:
+    docs = Path(__file__).parent.parent / "docs"
+    guide = (docs / "grading.md").read_text()
+    shown = guide.split("Its report:\n\n```text\n", 1)[1].split("\n```", 1)[0]
+    assert shown == grade(docs / "examples" / "learner_engine.py").table()

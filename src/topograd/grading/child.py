@@ -32,12 +32,15 @@ CLASS_METHODS = ("__add__", "__mul__", "backward")  # what a class needs to be t
 
 def quiet() -> TextIO:
     """A stream for the grader on a copy of the standard output, which (with the standard
-    error and input) then points at /dev/null, where the learner's prints go."""
+    error and input) then points at /dev/null, where the learner's prints go: the descriptors
+    and Python's streams both (in a fork of a notebook's kernel, sys.stdout is the kernel's)."""
     channel = os.fdopen(os.dup(1), "w", buffering=1)
     devnull = os.open(os.devnull, os.O_RDWR)
     for fd in (0, 1, 2):
         os.dup2(devnull, fd)
     os.close(devnull)
+    sys.stdin = open(os.devnull)  # noqa: SIM115 - the child's streams, for its whole life
+    sys.stdout = sys.stderr = open(os.devnull, "w")  # noqa: SIM115
     return channel
 
 

@@ -240,11 +240,15 @@ def twice(r: Results) -> Verdict:
     )
 
 
-@objective("deep", "deep graphs: backward without a recursion limit", ["chain"], warning=True)
+@objective("deep", "deep graphs: backward without a recursion limit", ["seed"], warning=True)
 def deep(r: Results) -> Verdict:
+    """A recursion limit shows whatever else is wrong; a wrong gradient on the chain is for
+    the chain rule's objective to name."""
     found = r.numbers("deep", f"a chain x + k + k + ... of {DEPTHS[-1]:,} nodes")
     depth = int(found["depth"])
     if "grad" in found:
+        if r.status["chain"] != "pass":
+            return Verdict("blocked", "builds on “the chain rule”, which fails")
         return wrong(f"a chain x + k + ... of {depth:,} nodes gives dx = {fmt(found['grad'])}")
     if "error" not in found:
         return ok(f"a chain x + k + k + ... of {depth:,} nodes: dx = 1")

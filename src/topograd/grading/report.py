@@ -19,6 +19,13 @@ LABELS: dict[Status, str] = {
     "skip": "skipped",
     "blocked": "blocked",
 }
+SAID: dict[Status, str] = {
+    "pass": "passed",
+    "fail": "failed",
+    "warn": "warned",
+    "skip": "skipped",
+    "blocked": "blocked",
+}
 WIDTH = 100
 
 
@@ -31,15 +38,18 @@ class Row:
 
 
 def judge(outcomes: dict[str, Outcome], require: frozenset[str]) -> list[Row]:
-    """Every objective judged in turn; one whose needs failed is blocked, and says no more."""
+    """Every objective judged in turn. One that builds on a failure is blocked: it says no
+    more than which failures it waits for."""
     r = Results(outcomes, require)
-    status = r.status
+    status, titles = r.status, {o.id: o.title for o in OBJECTIVES}
+    roots: dict[str, list[str]] = {}  # a failed or blocked objective -> the failures under it
     rows = []
     for objective in OBJECTIVES:
-        failed = [n for n in objective.needs if status[n] in ("fail", "blocked")]
+        under = sorted({root for n in objective.needs for root in roots.get(n, [])})
         lacking = [n for n in objective.needs if status[n] == "skip"]
-        if failed:
-            verdict = Verdict("blocked", f"needs {', '.join(failed)}, which did not pass")
+        if under:
+            waits = "; ".join(f"“{titles[root]}”" for root in under)
+            verdict = Verdict("blocked", f"builds on {waits}, which fails")
         elif lacking:
             verdict = Verdict("skip", f"needs {', '.join(lacking)}, which the class lacks")
         else:
@@ -50,6 +60,8 @@ def judge(outcomes: dict[str, Outcome], require: frozenset[str]) -> list[Row]:
             if objective.warning and verdict.status == "fail":
                 verdict = Verdict("warn", verdict.text)
         status[objective.id] = verdict.status
+        if verdict.status == "fail" or under:  # (an objective that blocks itself names why)
+            roots[objective.id] = under or [objective.id]
         rows.append(Row(objective.id, objective.title, verdict.status, verdict.text))
     return rows
 
@@ -78,7 +90,7 @@ class Report:
         if self.load_error:
             return f"cannot load {self.engine}: {self.load_error}"
         counts = Counter(row.status for row in self.rows)
-        parts = [f"{counts[s]} {LABELS[s]}" for s in LABELS if counts[s]]
+        parts = [f"{counts[s]} {SAID[s]}" for s in SAID if counts[s]]
         verdict = "every required objective passes" if self.passed else "the engine fails"
         return f"{len(self.rows)} objectives: {', '.join(parts)}; {verdict}."
 
@@ -89,9 +101,13 @@ class Report:
         lines = [f"Grading {self.engine} against the lesson's objectives:", ""]
         for row in self.rows:
             lines.append(f"  {LABELS[row.status]:<8} {row.objective}")
+            if row.status == "blocked":  # its text names a failure already shown
+                continue
             lines += textwrap.wrap(
                 row.text, WIDTH, initial_indent=" " * 11, subsequent_indent=" " * 11
             )
+        if any(row.status == "blocked" for row in self.rows):
+            lines += ["", "A blocked objective builds on a failure above: mend that one first."]
         return "\n".join([*lines, "", self.summary()])
 
     def as_dict(self) -> dict[str, Any]:
