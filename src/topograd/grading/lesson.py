@@ -93,6 +93,11 @@ OPS = (
             (lambda a, b: (1.0, 1.0), "mul's rule passes the gradient through, as add's does"),
             (lambda a, b: (b, 0.0), "mul's rule updates only its first input"),
             (lambda a, b: (0.0, a), "mul's rule updates only its second input"),
+            (
+                lambda a, b: (0.0, 0.0),
+                "mul's rule moves no gradient (does it multiply by the input's own .grad, not "
+                "by out.grad?)",
+            ),
         ),
     ),
     LessonOp(

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Any, Literal
 
-from .lesson import CORE, OPS, LessonOp, named
+from .lesson import BY_NAME, CORE, OPS, LessonOp, named
 from .runner import Outcome
 
 Status = Literal["pass", "fail", "warn", "skip", "blocked"]
@@ -24,6 +24,7 @@ Status = Literal["pass", "fail", "warn", "skip", "blocked"]
 class Verdict:
     status: Status
     text: str  # the diagnosis; what was verified; or why it was not
+    roots: tuple[str, ...] = ()  # blocked: the failed objectives it builds on
 
 
 class ProbeError(Exception):
@@ -118,12 +119,21 @@ def zero(r: Results) -> Verdict:
 def seed(r: Results) -> Verdict:
     found = r.numbers("seed", "y = a * b; y.backward()")
     out, da, db = found["out"], found["da"], found["db"]
+    alone = r.outcomes["op.add"].numbers or {}
+    add_moved = alone.get("0.d0") not in (None, 0.0) or alone.get("0.d1") not in (None, 0.0)
+    if out == 1.0 and da == 0.0 and db == 0.0 and not add_moved:  # (else: mul's rule)
+        return wrong(
+            "the output's gradient is seeded after the pass: after y.backward() on y = a * b, "
+            "y.grad = 1 but no gradient moved (set self.grad = 1 before running the _backward "
+            "functions)"
+        )
     if out == 1.0:
         return ok("y = a * b: y.grad = 1 after y.backward()")
     if out == 0.0 and da == 0.0 and db == 0.0:
         return wrong(
             "the output's gradient is not seeded with 1: after y.backward() on y = a * b, "
-            "y.grad = 0 and no gradient moved (set self.grad = 1 before the pass)"
+            "y.grad = 0 and no gradient moved (set self.grad = 1 before the pass, and zero "
+            "nothing after it)"
         )
     return wrong(f"after y.backward() on y = a * b, y.grad = {fmt(out)}, expected 1 (the seed)")
 
@@ -161,11 +171,28 @@ def judge_op(op: LessonOp, r: Results) -> Verdict:
             return wrong(f"the class has no {op.method} (needed for {op.spelling})")
         return Verdict("skip", f"the class has no {op.method}: {op.spelling} not graded")
     verdict = judge_rule(op, found)
-    parts = {named(t) for t in str(found.get("0.ops", "")).split("|") if t} - {op.name}
-    failed = sorted(p for p in parts if r.status.get(p) in ("fail", "blocked"))
+    failed = tuple(p for p in parts_of(op, r) if r.status.get(p) == "fail" or wrong_alone(p, r))
     if verdict.status == "fail" and failed:  # the mistake is in an op it is built of
-        return Verdict("blocked", f"{op.spelling} is built of {', '.join(failed)} here")
+        return Verdict("blocked", f"{op.spelling} is built of {', '.join(failed)} here", failed)
     return verdict
+
+
+def parts_of(op: LessonOp, r: Results) -> list[str]:
+    """The other ops of the lesson that ``op`` is built of in the learner's engine (read from
+    ``_op`` where the class keeps it): ``a / b`` as ``a * b**-1`` is built of mul and pow."""
+    found = r.outcomes[f"op.{op.name}"].numbers or {}
+    parts = {named(t) for t in str(found.get("0.ops", "")).split("|") if t}
+    return sorted(parts & set(BY_NAME) - {op.name})
+
+
+def wrong_alone(name: str, r: Results) -> bool:
+    """The rule of op ``name`` fails on its own graph (judged here if its row comes later)."""
+    found = r.outcomes[f"op.{name}"].numbers
+    return (
+        found is not None
+        and not found.get("missing")
+        and (judge_rule(BY_NAME[name], found).status == "fail")
+    )
 
 
 def judge_rule(op: LessonOp, found: dict[str, Any]) -> Verdict:
@@ -180,6 +207,12 @@ def judge_rule(op: LessonOp, found: dict[str, Any]) -> Verdict:
             )
         names = partial_names(point)
         measured = tuple(found[f"{i}.d{j}"] for j in range(len(point)))
+        for name, g in zip(names, measured):
+            if isinstance(g, str):
+                return wrong(
+                    f"{op.name}'s rule makes a gradient that is not a number: {at} gives "
+                    f"{name} = {g} (use the operands' .data in _backward)"
+                )
         expected = op.partials(*point)
         if all(close(g, w) for g, w in zip(measured, expected)):
             partials = ", ".join(f"{n} = {fmt(w)}" for n, w in zip(names, expected))

@@ -9,7 +9,7 @@ import math
 from collections.abc import Callable
 from typing import Any
 
-from .lesson import CHAIN_FACTOR, CORE, OPS
+from .lesson import BY_NAME, CHAIN_FACTOR, CORE, OPS
 from .objectives import (
     ProbeError,
     Results,
@@ -20,6 +20,7 @@ from .objectives import (
     objective,
     ok,
     partial_names,
+    parts_of,
     wrong,
 )
 from .probes import DEFAULT_RECURSION_LIMIT, DEPTHS, LESSON_POINT, NUMBER_EXPRESSIONS, SHARED_POINT
@@ -41,21 +42,56 @@ def accumulate(r: Results) -> Verdict:
     return ok("y = x + x gives 2, y = x * x gives 6 at x = 3")
 
 
+@objective("numbers", "plain numbers on either side: x * 2, x + 2, 2 * x, 2 + x", ["add", "mul"])
+def numbers(r: Results) -> Verdict:
+    found = r.numbers("numbers", "x * 2")
+    x = SHARED_POINT
+    for text, build in NUMBER_EXPRESSIONS.items():
+        if f"{text}.error" in found:
+            error = found[f"{text}.error"]
+            return wrong(f"{text} raises {error}{number_hint(text, error)}")
+        want, grad = build(x), (2.0 if "*" in text else 1.0)
+        got, got_grad = found[f"{text}.value"], found[f"{text}.grad"]
+        if not close(got, want) or not close(got_grad, grad):
+            return wrong(
+                f"{text} at x = 3 gives {fmt(got)} and dx = {fmt(got_grad)}, expected "
+                f"{fmt(want)} and {fmt(grad)}"
+            )
+    return ok("x * 2, x + 2, 2 * x and 2 + x at x = 3: values and gradients")
+
+
+def number_hint(text: str, error: str) -> str:
+    """What to mend, from the error a number beside a Value raised."""
+    method = "__mul__" if "*" in text else "__add__"
+    if error.startswith("TypeError: unsupported operand"):
+        return f" (define {method.replace('__', '__r', 1)})"
+    if error.startswith("AttributeError") and "'data'" in error:
+        return f" (wrap a number in a Value in {method})"
+    if error.startswith("RecursionError"):
+        return f" ({method.replace('__', '__r', 1)} calls itself: return self {text[2]} other)"
+    return ""
+
+
 @objective("order", "backward runs in reverse topological order", needs=["accumulate"])
 def order(r: Results) -> Verdict:
     graph = "the diamond b = a*2, c = a*5, d = b + c"
     got = r.numbers("diamond", graph)["da"]
     if close(got, 7.0):
         return ok(f"on {graph}, a gets 7")
-    why = " (run _backward over the topological order reversed)" if got == 0.0 else ""
+    why = (
+        " (append each node to the order after its inputs, and run _backward over the order "
+        "reversed)"
+        if got == 0.0
+        else ""
+    )
     return wrong(
         f"nodes run before all their users (not reverse topological order): on {graph}, "
         f"a gets {fmt(got)}, expected 7{why}"
     )
 
 
-for _op in OPS[CORE:]:
-    grade_op(_op, ("binding", "order"))
+for _op in OPS[CORE:]:  # built of several nodes, perhaps with numbers (-x as x * -1)
+    grade_op(_op, ("binding", "order", "numbers"))
 
 
 @objective("chain", "each rule multiplies by the upstream gradient (chain rule)", needs=["order"])
@@ -82,25 +118,31 @@ def chain(r: Results) -> Verdict:
             break
         else:
             checked.append(op.name)
-    if faults:  # the first names the mistake; ops built on the same one follow it
-        also = ", ".join(name for name, _ in faults[1:])
-        return wrong(faults[0][1] + (f"; so does {also}" if also else ""))
+    if faults:  # the first names the mistake; ops built of a faulty one say nothing more
+        first = faults[0][0]
+        also = [name for name, _ in faults[1:] if first not in parts_of(BY_NAME[name], r)]
+        more = f"; so {'does' if len(also) == 1 else 'do'} {', '.join(also)}" if also else ""
+        return wrong(faults[0][1] + more)
     return ok(f"under an upstream gradient of {CHAIN_FACTOR}: {', '.join(checked)}")
 
 
-@objective("visited", "each node's rule runs once (a visited set)", needs=["chain"])
+@objective("visited", "each node's rule runs once, after all its users", needs=["chain"])
 def visited(r: Results) -> Verdict:
     graph = "y = a*2 + a*5 with a = x*3"
     got = r.numbers("used_twice", graph)["dx"]
     if close(got, 21.0):
-        return ok(f"{graph}: a's rule ran once, x gets 21")
+        return ok(f"{graph}: a's rule ran once, after both its users; x gets 21")
     if isinstance(got, float) and got > 21.0:
         return wrong(
             f"a node is visited twice in the order (no visited set): on {graph} at x = 3, "
             f"x gets {fmt(got)}, expected 21: a's rule ran more than once (keep a set of "
-            "visited nodes in the topological sort)"
+            "visited nodes, and run each node's _backward once, from a topological order)"
         )
-    return wrong(f"on {graph} at x = 3, x gets {fmt(got)}, expected 21")
+    return wrong(
+        f"a node ran before all its users: on {graph} at x = 3, x gets {fmt(got)}, expected "
+        "21: a's rule ran before a*2 and a*5 had both added to a.grad (append a node to the "
+        "order after all its inputs, a depth-first post-order, and run the order reversed)"
+    )
 
 
 @objective(
@@ -120,6 +162,18 @@ def postorder(r: Results) -> Verdict:
                 "by depth-first search)"
             )
     return ok("y = a + (a*a)*0.5 and y = (a*a)*0.5 + a with a = x*2: x gets 14")
+
+
+@objective("identity", "nodes with equal numbers stay distinct nodes", needs=["postorder"])
+def identity(r: Results) -> Verdict:
+    graph = "b = a + 1, c = a * 2, y = b * c at a = 1 (b and c both 2)"
+    got = r.numbers("equal_data", graph)["da"]
+    if close(got, 6.0):
+        return ok(f"on {graph}, a gets 6")
+    return wrong(
+        f"two nodes with equal data were taken for one: on {graph}, a gets {fmt(got)}, "
+        "expected 6 (tell nodes apart by identity: define no __eq__ or __hash__ on .data)"
+    )
 
 
 def oracle(build: Callable[..., Any], point: tuple[float, ...]) -> tuple[float, ...] | None:
@@ -192,32 +246,6 @@ def shared(r: Results) -> Verdict:
     )
 
 
-HINTS = {"2 * x": "__rmul__", "2 + x": "__radd__", "x * 2": "__mul__", "x + 2": "__add__"}
-
-
-@objective("numbers", "plain numbers on either side: 2 * x, 2 + x, x * 2, x + 2", ["add", "mul"])
-def numbers(r: Results) -> Verdict:
-    found = r.numbers("numbers", "2 * x")
-    x = SHARED_POINT
-    for text, build in NUMBER_EXPRESSIONS.items():
-        if f"{text}.error" in found:
-            method = HINTS[text]
-            hint = (
-                f"define {method}"
-                if method.startswith("__r")
-                else f"wrap a number in a Value in {method}"
-            )
-            return wrong(f"{text} raises {found[f'{text}.error']} ({hint})")
-        want, grad = build(x), (2.0 if "*" in text else 1.0)
-        got, got_grad = found[f"{text}.value"], found[f"{text}.grad"]
-        if not close(got, want) or not close(got_grad, grad):
-            return wrong(
-                f"{text} at x = 3 gives {fmt(got)} and dx = {fmt(got_grad)}, expected "
-                f"{fmt(want)} and {fmt(grad)}"
-            )
-    return ok("2 * x, 2 + x, x * 2 and x + 2 at x = 3: values and gradients")
-
-
 @objective("twice", "backward() twice on one graph", needs=["postorder", "chain"], warning=True)
 def twice(r: Results) -> Verdict:
     found = r.numbers("backward_twice", "y = x*x + x; y.backward(); y.backward()")
@@ -244,11 +272,13 @@ def twice(r: Results) -> Verdict:
 def deep(r: Results) -> Verdict:
     """A recursion limit shows whatever else is wrong; a wrong gradient on the chain is for
     the chain rule's objective to name."""
-    found = r.numbers("deep", f"a chain x + k + k + ... of {DEPTHS[-1]:,} nodes")
+    found = own_numbers(r, "deep", f"a chain x + k + k + ... of {DEPTHS[-1]:,} nodes")
+    if found is None:
+        return Verdict("blocked", "raises as a failure above does", failures(r))
     depth = int(found["depth"])
     if "grad" in found:
         if r.status["chain"] != "pass":
-            return Verdict("blocked", "builds on “the chain rule”, which fails")
+            return Verdict("blocked", "builds on the chain rule, which fails", failures(r))
         return wrong(f"a chain x + k + ... of {depth:,} nodes gives dx = {fmt(found['grad'])}")
     if "error" not in found:
         return ok(f"a chain x + k + k + ... of {depth:,} nodes: dx = 1")
@@ -268,7 +298,9 @@ def deep(r: Results) -> Verdict:
 
 @objective("structure", "micrograd's _prev and _op", needs=["value"], warning=True)
 def structure(r: Results) -> Verdict:
-    found = r.numbers("structure", "y = a * b; y._prev")
+    found = own_numbers(r, "structure", "y = a * b; y._prev")
+    if found is None:
+        return Verdict("blocked", "raises as a failure above does", failures(r))
     if found.get("missing"):
         return Verdict("skip", "no _prev: micrograd's draw_dot needs _prev and _op")
     if not found["prev"] or not found["leaf"]:
@@ -277,6 +309,23 @@ def structure(r: Results) -> Verdict:
             "(a * b)._prev is not {a, b}, or a leaf's _prev is not empty: draw_dot "
             "would draw another graph",
         )
+    if not found["has_op"]:
+        return Verdict("warn", "the class has _prev but no _op: draw_dot reads both")
     if not found["op_is_text"]:
         return Verdict("warn", f"(a * b)._op is {found['op']}, not a string")
     return ok(f"(a * b)._prev = {{a, b}}, _op = {found['op']}")
+
+
+def own_numbers(r: Results, probe: str, graph: str) -> dict[str, Any] | None:
+    """A warning's numbers; None where its probe raised after another objective failed (the
+    same mistake, already named)."""
+    try:
+        return r.numbers(probe, graph)
+    except ProbeError:
+        if failures(r):
+            return None
+        raise
+
+
+def failures(r: Results) -> tuple[str, ...]:
+    return tuple(key for key, status in r.status.items() if status == "fail")

@@ -155,6 +155,14 @@ def uneven(cls: Any) -> Numbers:
     return found
 
 
+def equal_data(cls: Any) -> Numbers:
+    """b = a + 1, c = a * 2, y = b * c at a = 1: b and c hold equal numbers, a gets 6."""
+    a = cls(1.0)
+    y = (a + cls(1.0)) * (a * cls(2.0))
+    y.backward()
+    return {"da": number(a.grad)}
+
+
 def forward_differences(build: Callable[..., Any], cls: Any, point: tuple[float, ...]) -> Numbers:
     """Central differences of the learner's own forward, input by input."""
     found: Numbers = {}
@@ -190,11 +198,11 @@ def shared(cls: Any) -> Numbers:
     return measured(lambda x: x * x + x, cls, (SHARED_POINT,))
 
 
-NUMBER_EXPRESSIONS: dict[str, Callable[[Any], Any]] = {
-    "2 * x": lambda x: 2 * x,
-    "2 + x": lambda x: 2 + x,
+NUMBER_EXPRESSIONS: dict[str, Callable[[Any], Any]] = {  # the number on the right first
     "x * 2": lambda x: x * 2,
     "x + 2": lambda x: x + 2,
+    "2 * x": lambda x: 2 * x,
+    "2 + x": lambda x: 2 + x,
 }
 
 
@@ -273,6 +281,7 @@ def structure(cls: Any) -> Numbers:
     return {
         "prev": operands == {id(a), id(b)} and len(list(y._prev)) == 2,
         "leaf": not list(a._prev),
+        "has_op": hasattr(y, "_op"),
         "op": repr(getattr(y, "_op", None))[:40],
         "op_is_text": isinstance(getattr(y, "_op", None), str),
     }
@@ -289,6 +298,7 @@ PROBES: dict[str, Probe] = {
     "used_twice": used_twice,
     **{f"chain.{op.name}": under_upstream(op) for op in OPS},
     "uneven": uneven,
+    "equal_data": equal_data,
     "lesson": lesson,
     "shared": shared,
     "numbers": numbers,

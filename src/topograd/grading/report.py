@@ -60,8 +60,10 @@ def judge(outcomes: dict[str, Outcome], require: frozenset[str]) -> list[Row]:
             if objective.warning and verdict.status == "fail":
                 verdict = Verdict("warn", verdict.text)
         status[objective.id] = verdict.status
-        if verdict.status == "fail" or under:  # (an objective that blocks itself names why)
-            roots[objective.id] = under or [objective.id]
+        if verdict.status == "fail":
+            roots[objective.id] = [objective.id]
+        elif verdict.status == "blocked":
+            roots[objective.id] = under or list(verdict.roots)
         rows.append(Row(objective.id, objective.title, verdict.status, verdict.text))
     return rows
 
