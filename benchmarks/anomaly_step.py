@@ -26,11 +26,11 @@ def new_node(data: float, op: Any, x: Any = None, y: Any = None) -> Any:
     out.grad = 0.0
     out.label = ""
     if grad_mode.record:  # noqa: F821
-        out._op = op
+        out._made_by = op
         out._x = x
         out._y = y
     else:
-        out._op = LEAF  # noqa: F821
+        out._made_by = LEAF  # noqa: F821
         out._x = out._y = None
     return out
 

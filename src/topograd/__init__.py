@@ -30,7 +30,7 @@ if TYPE_CHECKING:
     from .tensor import Tensor, concatenate, stack, where
     from .verify.gradcheck import GradcheckError, gradcheck
     from .verify.tensors import TensorGradcheckError
-    from .viz.draw import to_dot, to_svg
+    from .viz.draw import draw, to_dot, to_svg
     from .viz.trace import Trace, trace
 
 # name -> the module that holds it, imported when first asked for: the Tensor kind (NumPy), and
@@ -44,6 +44,7 @@ _ON_FIRST_USE = {
     "GradcheckError": "topograd.verify.gradcheck",
     "gradcheck": "topograd.verify.gradcheck",
     "grade": "topograd.grading",
+    "draw": "topograd.viz.draw",
     "to_dot": "topograd.viz.draw",
     "to_svg": "topograd.viz.draw",
     "Trace": "topograd.viz.trace",
@@ -65,6 +66,7 @@ __all__ = [
     "datasets",
     "detect_anomaly",
     "dot",
+    "draw",
     "grad",
     "gradcheck",
     "grade",

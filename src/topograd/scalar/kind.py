@@ -64,7 +64,7 @@ class ScalarKind:
         return fused(op, as_values(args, op.name))
 
     def op(self, node: Value) -> Op | None:
-        return node._op if node._op.arity else None
+        return node._made_by if node._made_by.arity else None
 
     def operands(self, node: Value) -> tuple[Any, ...]:
         return operands_of(node)
@@ -73,7 +73,7 @@ class ScalarKind:
         return {}
 
     def inputs(self, node: Value) -> Sequence[Value]:
-        arity = node._op.arity
+        arity = node._made_by.arity
         if arity == 2:
             x, y = node._x, node._y
             if type(x) is Value and type(y) is Value:  # the common case first: a hot path
@@ -88,7 +88,7 @@ class ScalarKind:
         return node._x if arity else ()  # type: ignore[return-value]  # n operands, or a leaf
 
     def vjp(self, node: Value, grad: Any, create_graph: bool) -> Sequence[Any]:
-        op = node._op
+        op = node._made_by
         arity = op.arity
         if arity == 2:
             x, y = node._x, node._y
@@ -153,19 +153,19 @@ class ScalarKind:
         return found[0] if found else None
 
     def written(self, node: Value, count: int) -> None:
-        node._stamp = restamp(node._stamp, count, bool(node._op.arity))
+        node._stamp = restamp(node._stamp, count, bool(node._made_by.arity))
 
     def check_versions(self, order: Sequence[Value]) -> None:
         """Refuse a node whose data, or an input's, was written in place after it was made."""
         count = WRITES.count
         for node in [n for n in order if n._stamp != count]:  # (in a training loop: none)
-            if node._op.arity:
+            if node._made_by.arity:
                 inputs = [
                     (i, x, x._stamp)
                     for i, x in enumerate(operands_of(node))
                     if isinstance(x, Value)
                 ]
-                refuse_if_stale(node._op, node, node._stamp, inputs, _named)
+                refuse_if_stale(node._made_by, node, node._stamp, inputs, _named)
 
     def check_saved(self, node: Value) -> None:
         """Anomaly mode: refuse a node whose saved numbers changed behind topograd's back."""
@@ -174,10 +174,10 @@ class ScalarKind:
             return
         where, saved = found
         numbers = saved_data(node)
-        position = first_changed(node._op, numbers, saved)
+        position = first_changed(node._made_by, numbers, saved)
         if position is not None:
             what = f"{saved[position]!r} when saved, {numbers[position]!r} now"
-            raise changed(node._op.name, position, what, where)
+            raise changed(node._made_by.name, position, what, where)
 
     def ieee(self) -> contextlib.nullcontext[None]:
         return contextlib.nullcontext()  # float arithmetic never warns (the ops' guard raises)

@@ -71,13 +71,13 @@ class Value(Methods):
     # as a tuple in _x (so does an op of three or more). _where is filled by anomaly mode only:
     # where the user made the node, and the numbers it saved for backward. _stamp is the count
     # of writes in place when it was made or last written (autograd/versions.py).
-    __slots__ = ("_op", "_stamp", "_where", "_x", "_y", "data", "grad", "label")
+    __slots__ = ("_made_by", "_stamp", "_where", "_x", "_y", "data", "grad", "label")
     __array_ufunc__ = None  # Value + ndarray is a TypeError, not an array of objects
 
     data: float
     grad: float
     label: str
-    _op: Op
+    _made_by: Op
     _x: Value | Number | tuple[Value, ...] | None
     _y: Value | Number | None
     _where: tuple[str, tuple[float, ...]]
@@ -93,7 +93,7 @@ class Value(Methods):
         self.data = float(data)
         self.grad = NO_GRADIENT
         self.label = label
-        self._op = LEAF
+        self._made_by = LEAF
         self._x = self._y = None
         self._stamp = WRITES.count
 
@@ -106,7 +106,20 @@ class Value(Methods):
     @property
     def op(self) -> str:
         """The name of the op that produced this Value: ``""`` for a leaf, else e.g. "mul"."""
-        return self._op.name
+        return self._made_by.name
+
+    # micrograd's names, so that code written for micrograd (its draw_dot, reading _prev and
+    # _op) runs as it is.
+
+    @property
+    def _prev(self) -> set[Value]:
+        """micrograd's name for the operands: ``set(parents)``, a number operand as a constant."""
+        return set(self.parents)
+
+    @property
+    def _op(self) -> str:
+        """micrograd's name for ``op``: "" for a leaf, else the op's name, e.g. "mul"."""
+        return self._made_by.name
 
     def item(self) -> float:
         """The number, as a Python float (as ``Tensor.item()``)."""
@@ -239,13 +252,13 @@ def new_node(
     out._stamp = WRITES.count
     record = grad_mode.record
     if record:
-        out._op = op
+        out._made_by = op
         out._x = x
         out._y = y
         if record is not True:  # anomaly mode: remember where the user made it, and its data
             out._where = (place(), saved_data(out))
     else:
-        out._op = LEAF
+        out._made_by = LEAF
         out._x = out._y = None
     return out
 
@@ -260,13 +273,13 @@ def constant(x: float) -> Value:
     """A Value for a number that takes part in an op: a leaf that wants no gradient."""
     out = _new(Value)
     out.data, out.grad, out.label = float(x), NO_GRADIENT, ""
-    out._op, out._x, out._y, out._stamp = CONSTANT, None, None, WRITES.count
+    out._made_by, out._x, out._y, out._stamp = CONSTANT, None, None, WRITES.count
     return out
 
 
 def is_constant(x: Any) -> bool:
     """Whether ``x`` is a number, or a Value made for one: nothing to differentiate by."""
-    return not isinstance(x, Value) or x._op is CONSTANT
+    return not isinstance(x, Value) or x._made_by is CONSTANT
 
 
 def as_values(values: Iterable[Value | Real], function: str = "as_values") -> tuple[Value, ...]:
@@ -287,7 +300,7 @@ def as_values(values: Iterable[Value | Real], function: str = "as_values") -> tu
 
 def operands_of(node: Value) -> tuple[Any, ...]:
     """The operands of the op that made ``node``, as recorded (numbers as numbers)."""
-    arity = node._op.arity
+    arity = node._made_by.arity
     if arity == 2:
         return (node._x, node._y)
     if arity == 1:

@@ -114,6 +114,30 @@ def to_svg(output: Value) -> str:
     return "\n".join(parts) + "\n"
 
 
+class Drawing:
+    """What ``draw`` returns: the graph's SVG, shown inline by Jupyter (and anything that
+    honours IPython's display protocol); ``svg`` is the text ``to_svg`` gives."""
+
+    def __init__(self, svg: str) -> None:
+        self.svg = svg
+
+    def _repr_svg_(self) -> str:
+        return self.svg
+
+    def _repr_html_(self) -> str:  # a wide graph scrolls in its cell rather than shrinking
+        return f'<div class="topograd-drawing" style="overflow:auto">{self.svg}</div>'
+
+    def __repr__(self) -> str:
+        size = self.svg.split(' viewBox="0 0 ', 1)[1].split('"', 1)[0].replace(" ", "×")
+        return f"<topograd drawing, {size} px: shown as SVG in a notebook>"
+
+
+def draw(output: Value) -> Drawing:
+    """The graph of ``output``, drawn for a notebook: ``tg.draw(e)`` as a cell's last line
+    shows it inline. The SVG is ``to_svg(output)``."""
+    return Drawing(to_svg(output))
+
+
 def _parallel_offsets(wires: list[tuple[str, str, str]]) -> dict[str, float]:
     """Several edges between the same two vertices (x * x) are drawn side by side."""
     groups: dict[tuple[str, str], list[str]] = {}

@@ -15,6 +15,7 @@ gradient is kept for it.
 
 from __future__ import annotations
 
+import html
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
@@ -49,12 +50,12 @@ class Trace:
     edges: list[EdgeInfo]
     steps: list[Step]
 
-    def table(self) -> str:
-        """The steps as an aligned table of text."""
+    def rows(self) -> list[tuple[str, ...]]:
+        """The steps as rows of text, a header first: a row per contribution, the node's own
+        columns on its first row only."""
         names = {n.id: n.name for n in self.nodes}
         ops = {n.id: n.op or ("input" if n.label else "const") for n in self.nodes}
-        width = max(len(name) for name in names.values())
-        rows = [
+        rows: list[tuple[str, ...]] = [
             ("step", "node", "op", "gradient", "-> operand", "partial", "contribution", "total")
         ]
         for k, step in enumerate(self.steps, 1):
@@ -72,15 +73,45 @@ class Trace:
                         _num(e.total),
                     )
                 )
+        return rows
+
+    def table(self) -> str:
+        """The steps as an aligned table of text."""
+        rows = self.rows()
         widths = [max(len(r[c]) for r in rows) for c in range(len(rows[0]))]
-        widths[1] = max(widths[1], width)
-        right = {0, 3, 5, 6, 7}
+        widths[1] = max(widths[1], *(len(n.name) for n in self.nodes))
         return "\n".join(
             "  ".join(
-                cell.rjust(w) if c in right else cell.ljust(w)
+                cell.rjust(w) if c in RIGHT else cell.ljust(w)
                 for c, (cell, w) in enumerate(zip(r, widths))
             ).rstrip()
             for r in rows
+        )
+
+    def _repr_pretty_(self, printer: Any, cycle: bool) -> None:
+        """The table as IPython prints a cell's value."""
+        printer.text(self.table())
+
+    def _repr_html_(self) -> str:
+        """The table in a notebook (Jupyter's display protocol)."""
+        head, *body = self.rows()
+
+        def row(cells: tuple[str, ...], tag: str) -> str:
+            return (
+                "<tr>"
+                + "".join(
+                    f'<{tag} style="text-align:{"right" if c in RIGHT else "left"}">'
+                    f"{html.escape(cell)}</{tag}>"
+                    for c, cell in enumerate(cells)
+                )
+                + "</tr>"
+            )
+
+        return (
+            '<table class="topograd-trace" style="font-family:monospace">'
+            f"<thead>{row(head, 'th')}</thead><tbody>"
+            + "".join(row(r, "td") for r in body)
+            + "</tbody></table>"
         )
 
     def to_json(self) -> dict[str, Any]:
@@ -97,6 +128,9 @@ class Trace:
                 for s in self.steps
             ],
         }
+
+
+RIGHT = {0, 3, 5, 6, 7}  # the columns of numbers
 
 
 def _num(x: float) -> str:

@@ -1,0 +1,187 @@
+"""The notebooks, run in a real Jupyter kernel of this environment (ipykernel, through
+nbclient): the lesson (docs/lesson.ipynb, committed with its outputs, whose numbers must come
+out the same), and micrograd's demo and trace_graph as micrograd users write them, with only
+the imports changed (docs/notebooks/micrograd_demo.ipynb). And what makes a notebook show a
+graph: the display protocol's methods."""
+
+from __future__ import annotations
+
+import html
+import random
+import re
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import micrograd.engine
+import micrograd.nn
+import nbformat
+import numpy as np
+import pytest
+from nbclient import NotebookClient
+from sklearn.datasets import make_moons
+
+import topograd as tg
+
+DOCS = Path(__file__).resolve().parent.parent / "docs"
+NUMBER = re.compile(r"-?\d+(?:\.\d+)?(?:e[-+]?\d+)?")
+
+
+def executed(path: Path, folder: Path) -> Any:
+    """The notebook at ``path``, run top to bottom in a fresh kernel started in ``folder``."""
+    notebook = nbformat.read(path, as_version=4)
+    client = NotebookClient(
+        notebook,
+        timeout=600,
+        kernel_name="python3",
+        record_timing=False,
+        resources={"metadata": {"path": str(folder)}},
+    )
+    client.execute()
+    return notebook
+
+
+def text_of(cell: Any) -> str:
+    """What a code cell printed and the plain text of what it displayed."""
+    parts = []
+    for output in cell.get("outputs", []):
+        if output.output_type == "stream":
+            parts.append(output.text)
+        elif output.output_type in ("execute_result", "display_data"):
+            parts.append(output.data.get("text/plain", ""))
+    return "".join(parts)
+
+
+def kinds_of(cell: Any) -> list[tuple[str, ...]]:
+    return [(o.output_type, *sorted(o.get("data", {}))) for o in cell.get("outputs", [])]
+
+
+@pytest.fixture(scope="module")
+def lesson(tmp_path_factory: pytest.TempPathFactory) -> tuple[Any, Any]:
+    committed = nbformat.read(DOCS / "lesson.ipynb", as_version=4)
+    return committed, executed(DOCS / "lesson.ipynb", tmp_path_factory.mktemp("lesson"))
+
+
+def test_the_lesson_runs_without_an_error(lesson: tuple[Any, Any]) -> None:
+    _, fresh = lesson
+    errors = [o for c in fresh.cells for o in c.get("outputs", []) if o.output_type == "error"]
+    assert errors == []
+
+
+def test_the_lesson_gives_the_committed_numbers(lesson: tuple[Any, Any]) -> None:
+    committed, fresh = lesson
+    code = [(old, new) for old, new in zip(committed.cells, fresh.cells) if old.cell_type == "code"]
+    assert len(code) == 11 and all(old.outputs for old, _ in code[1:])  # committed with outputs
+    for old, new in code:
+        assert kinds_of(new) == kinds_of(old), old.source
+        before, after = NUMBER.findall(text_of(old)), NUMBER.findall(text_of(new))
+        assert after == before, old.source
+
+
+def test_the_lesson_shows_graphs_and_tables_inline(lesson: tuple[Any, Any]) -> None:
+    _, fresh = lesson
+    shown = {
+        cell.source.split("(", 1)[0].split("\n")[-1]: output.data
+        for cell in fresh.cells
+        for output in cell.get("outputs", [])
+        if output.output_type == "execute_result"
+    }
+    drawing = shown["tg.draw"]
+    assert drawing["image/svg+xml"].startswith("<svg") and 'id="tg-' in drawing["image/svg+xml"]
+    assert drawing["text/html"].startswith('<div class="topograd-drawing"')
+    table = shown["tg.trace"]
+    assert table["text/html"].startswith('<table class="topograd-trace"')
+    assert "-&gt; n" in table["text/html"] and table["text/plain"].startswith("step  node")
+    printed = "".join(text_of(c) for c in fresh.cells)
+    assert "dy/dx = 7.0" in printed and "gradcheck: True" in printed
+    assert "agree to 1e-12: True" in printed and "seed: e.grad = 1.0" in printed
+
+
+def micrograd_losses(steps: int) -> list[str]:
+    """micrograd's own demo, its first ``steps`` lines as the notebook prints them."""
+    np.random.seed(1337)
+    random.seed(1337)
+    x, y = make_moons(n_samples=100, noise=0.1)
+    y = y * 2 - 1
+    model = micrograd.nn.MLP(2, [16, 16, 1])
+    lines = []
+    for k in range(steps):
+        inputs = [list(map(micrograd.engine.Value, row)) for row in x]
+        scores = list(map(model, inputs))
+        losses = [(1 + -yi * si).relu() for yi, si in zip(y, scores)]
+        total = sum(losses) * (1.0 / len(losses)) + 1e-4 * sum(p * p for p in model.parameters())
+        accuracy = [(yi > 0) == (si.data > 0) for yi, si in zip(y, scores)]
+        model.zero_grad()
+        total.backward()
+        for p in model.parameters():
+            p.data -= (1.0 - 0.9 * k / 100) * p.grad
+        lines.append(f"step {k} loss {total.data}, accuracy {sum(accuracy) / len(accuracy) * 100}%")
+    return lines
+
+
+def test_micrograds_notebooks_run_with_only_the_imports_changed(tmp_path: Path) -> None:
+    notebook = executed(DOCS / "notebooks" / "micrograd_demo.ipynb", tmp_path)
+    sources = [c.source for c in notebook.cells if c.cell_type == "code"]
+    assert "from topograd import Value\nfrom topograd.nn import Neuron, Layer, MLP" in sources
+    printed = [text_of(c) for c in notebook.cells if c.cell_type == "code"]
+    training = next(text for text in printed if text.startswith("step 0 loss"))
+    lines = training.splitlines()
+    assert len(lines) == 100 and lines[-1].endswith("accuracy 100.0%")
+    # micrograd's own numbers, to its rounding: its _prev is a set, so the order in which it
+    # adds gradients (and their last bits) changes from run to run with the nodes' addresses
+    for ours, theirs in zip(lines[:3], micrograd_losses(3)):
+        assert ours.split(" loss ")[0] == theirs.split(" loss ")[0]
+        assert ours.rsplit(", ", 1)[1] == theirs.rsplit(", ", 1)[1]  # the accuracy
+        loss, reference = float(ours.split()[3][:-1]), float(theirs.split()[3][:-1])
+        assert loss == pytest.approx(reference, rel=1e-13)
+    assert "number of parameters 337" in "".join(printed)
+    graphs = [text for text in printed if text.startswith("digraph")]
+    assert len(graphs) == 2
+    simple, neuron = graphs  # (x * 2 + 1).relu(): 3 ops; the neuron: one fused node
+    assert sorted(re.findall(r"\[label=(\w+)\]", simple)) == ["add", "mul", "relu"]
+    assert re.findall(r"\[label=(\w+)\]", neuron) == ["neuron"]
+    assert simple.count("shape=record") == 6 == neuron.count("shape=record")  # constants too
+
+
+def test_micrograd_names_are_the_graph_as_topograd_keeps_it() -> None:
+    x = tg.Value(3.0)
+    y = x * x + 2.0
+    assert y._op == y.op == "add" and x._op == ""
+    assert x._prev == set() and {v.op for v in y._prev} == {"mul", ""}
+    (square,) = (v for v in y._prev if v.op == "mul")
+    assert square._prev == {x}  # a set: x * x has one operand twice
+    constant = next(v for v in y._prev if not v.op)
+    assert constant.data == 2.0  # a number operand shows as a constant
+
+
+def test_a_drawing_and_a_trace_show_themselves() -> None:
+    x = tg.Value(3.0, label="<x>")
+    y = x * x + x
+    drawing = tg.draw(y)
+    assert drawing._repr_svg_() == tg.to_svg(y) == drawing.svg
+    assert (
+        drawing._repr_html_()
+        == f'<div class="topograd-drawing" style="overflow:auto">{drawing.svg}</div>'
+    )
+    assert repr(drawing).startswith("<topograd drawing, ")
+    steps = tg.trace(y)
+    table = steps._repr_html_()
+    assert table.count("<tr>") == len(steps.rows()) and "&lt;x&gt;" in table and "<x>" not in table
+    cells = re.findall(r"<t[dh] [^>]*>(.*?)</t[dh]>", table)
+    assert cells == [html.escape(cell) for row in steps.rows() for cell in row]
+    with pytest.raises(TypeError, match="takes a Value"):
+        tg.draw(3.0)  # type: ignore[arg-type]
+
+
+def test_drawing_needs_no_jupyter() -> None:
+    code = (
+        "import sys\n"
+        "for name in ('IPython', 'ipykernel', 'anywidget', 'ipywidgets', 'nbformat'):\n"
+        "    sys.modules[name] = None\n"
+        "import topograd as tg\n"
+        "x = tg.Value(2.0)\n"
+        "print(tg.draw(x * x)._repr_svg_()[:4], tg.trace(x * x)._repr_html_()[:6])\n"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert result.stdout.split() == ["<svg", "<table"], result.stderr
