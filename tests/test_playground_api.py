@@ -93,6 +93,8 @@ def test_pages_and_headers(port: int) -> None:
         ("/app.js", "text/javascript"),
         ("/stepper.js", "text/javascript"),
         ("/nodes.js", "text/javascript"),
+        ("/format.js", "text/javascript"),
+        ("/graph.js", "text/javascript"),
         ("/share.js", "text/javascript"),
         ("/zoom.js", "text/javascript"),
         ("/chart.js", "text/javascript"),
@@ -106,6 +108,8 @@ def test_the_page_has_no_inline_script_and_no_eval() -> None:
     static = resources.files("topograd.playground").joinpath("static")
     html = static.joinpath("index.html").read_text()
     assert re.findall(r"<script[^>]*>", html) == [
+        '<script src="/format.js" defer>',
+        '<script src="/graph.js" defer>',
         '<script src="/stepper.js" defer>',
         '<script src="/nodes.js" defer>',
         '<script src="/share.js" defer>',
@@ -117,7 +121,16 @@ def test_the_page_has_no_inline_script_and_no_eval() -> None:
     assert not re.search(r"style\s*=", html)
     app = "".join(
         static.joinpath(f).read_text()
-        for f in ("app.js", "stepper.js", "nodes.js", "share.js", "zoom.js", "chart.js")
+        for f in (
+            "app.js",
+            "format.js",
+            "graph.js",
+            "stepper.js",
+            "nodes.js",
+            "share.js",
+            "zoom.js",
+            "chart.js",
+        )
     )
     for forbidden in [
         "eval(",

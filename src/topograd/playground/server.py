@@ -1,6 +1,6 @@
 """The playground's HTTP server: the standard library's ThreadingHTTPServer on 127.0.0.1.
 
-It serves eight packaged files and two API routes, refuses a Host that is not its own (DNS
+It serves ten packaged files and two API routes, refuses a Host that is not its own (DNS
 rebinding), a POST from another origin or of anything but JSON, and answers every bad request
 (a garbled request line, a 70 kB URL, too many headers, an unknown method, a duplicated Host or
 Content-Length) with a JSON error and the same security headers as every page. A request must
@@ -26,6 +26,8 @@ STATIC = {  # path -> (packaged file, content type); nothing else is served
     "/": ("index.html", "text/html; charset=utf-8"),
     "/index.html": ("index.html", "text/html; charset=utf-8"),
     "/app.js": ("app.js", "text/javascript; charset=utf-8"),
+    "/format.js": ("format.js", "text/javascript; charset=utf-8"),
+    "/graph.js": ("graph.js", "text/javascript; charset=utf-8"),
     "/stepper.js": ("stepper.js", "text/javascript; charset=utf-8"),
     "/nodes.js": ("nodes.js", "text/javascript; charset=utf-8"),
     "/share.js": ("share.js", "text/javascript; charset=utf-8"),

@@ -16,42 +16,9 @@ const state = {
 
 const $ = (id) => document.getElementById(id);
 
-// The page's one number formatter, with the command line's rules: Python's format(x, ".6g")
-// (six significant digits, exponents from 1e-05 and 1e+06 on, ties to even), and "inf",
-// "-inf", "nan", "-0". The server sends non-finite numbers as those strings.
-function number(x) {
-  if (typeof x === "string") return x;
-  if (Number.isNaN(x)) return "nan";
-  if (!Number.isFinite(x)) return x > 0 ? "inf" : "-inf";
-  if (x === 0) return Object.is(x, -0) ? "-0" : "0";
-  const sign = x < 0 ? "-" : "";
-  const { digits, exponent } = sixDigits(Math.abs(x));
-  if (exponent < -4 || exponent >= 6) {
-    const mantissa = trimZeros(`${digits[0]}.${digits.slice(1)}`);
-    const power = String(Math.abs(exponent)).padStart(2, "0");
-    return `${sign}${mantissa}e${exponent < 0 ? "-" : "+"}${power}`;
-  }
-  const fixed =
-    exponent >= 0
-      ? `${digits.slice(0, exponent + 1)}.${digits.slice(exponent + 1)}`
-      : `0.${"0".repeat(-exponent - 1)}${digits}`;
-  return sign + trimZeros(fixed);
-}
-
-// The six significant digits of x > 0 and its decimal exponent, rounded as Python rounds:
-// toExponential rounds a tie away from zero; an exact tie (the digits after the sixth are 5
-// and then zeros, in x's exact expansion) goes to the even sixth digit instead.
-function sixDigits(x) {
-  const [rounded, power] = x.toExponential(5).split("e");
-  const [exact, exactPower] = x.toExponential(99).split("e");
-  const all = exact.replace(".", "");
-  const tie = /^50*$/.test(all.slice(6));
-  if (tie && Number(all[5]) % 2 === 0) return { digits: all.slice(0, 6), exponent: Number(exactPower) };
-  return { digits: rounded.replace(".", ""), exponent: Number(power) };
-}
-
-function trimZeros(text) {
-  return text.includes(".") ? text.replace(/0+$/, "").replace(/\.$/, "") : text;
+// The walk moved a step (stepper.js): the address keeps it, for a reload or a link.
+function walkMoved() {
+  saveToAddress();
 }
 
 function showError(message) {
@@ -179,64 +146,6 @@ function variableRow(name) {
   });
   row.append(label, field, slider);
   return row;
-}
-
-function renderGradients(data) {
-  const rows = data.names.map((name) => {
-    const row = document.createElement("tr");
-    row.dataset.name = name;
-    const grad = data.grads[name];
-    const check = data.checks[name];
-    const gap = typeof grad === "number" && typeof check === "number" ? number(Math.abs(grad - check)) : "";
-    if (!agree(grad, check)) row.classList.add("disagrees");
-    row.dataset.node = data.nodes.find((node) => node.label === name && !node.op)?.id ?? "";
-    for (const [cls, text] of [["name", name], ["grad", number(grad)], ["check", number(check)], ["gap", gap]]) {
-      const cell = document.createElement("td");
-      cell.className = cls;
-      cell.textContent = text;
-      if (cls === "grad") cell.dataset.value = String(grad);
-      row.append(cell);
-    }
-    return row;
-  });
-  $("grads").tBodies[0].replaceChildren(...rows);
-  $("check-note").hidden = !rows.some((row) => row.classList.contains("disagrees"));
-}
-
-// The backprop column as it stands: final (totals null), or the running totals of a step of
-// the walk ("?" where nothing has arrived yet).
-function renderGradientCells(totals) {
-  for (const row of $("grads").tBodies[0].rows) {
-    const cell = row.querySelector("td.grad");
-    const id = row.dataset.node;
-    const shown = totals === null ? state.data.grads[row.dataset.name] : totals[id];
-    cell.textContent = shown === undefined ? "?" : number(shown);
-    row.classList.toggle("pending", totals !== null && shown === undefined);
-  }
-}
-
-// Whether backprop's gradient and the central difference agree: to 1e-6 of their size (the
-// difference's own error is about 1e-10 of it where the function is smooth at its step).
-function agree(grad, check) {
-  if (typeof grad !== "number" || typeof check !== "number") return grad === check;
-  return Math.abs(grad - check) <= 1e-6 * Math.max(1, Math.abs(grad), Math.abs(check));
-}
-
-// The backward pass, step by step.
-
-function svgNode(id) {
-  return document.getElementById(`tg-${id}`);
-}
-
-function setGrad(id, text) {
-  const label = svgNode(id)?.querySelector("text.grad");
-  if (label) label.textContent = `grad ${text}`;
-}
-
-function nameOf(id) {
-  const node = state.data.nodes.find((n) => n.id === id);
-  const label = node.label.length > 28 ? `${node.label.slice(0, 27)}…` : node.label; // as the graph
-  return label || (node.op ? id : number(node.data));
 }
 
 // One step downhill on every input, x ← x − η·∂e/∂x, then the graph again: training's first step.

@@ -2,7 +2,8 @@
 // its edges (local derivative × upstream gradient = contribution, the arrow pointing the way the
 // gradient goes), which nodes are done and which wait, each node's running total where paths
 // meet, and the gradients table as it stands at that step. Any step can be shown from scratch,
-// so Back is the same as Step. Loaded before app.js, which owns the page's state.
+// so Back is the same as Step. Loaded after format.js and graph.js; uses $, state and
+// walkMoved(), which the page (app.js) and the notebook's widget (widget.js) each define.
 "use strict";
 
 // A new element of the graph's drawing (in its own namespace, the SVG one).
@@ -96,7 +97,7 @@ function showForward(order) {
     svgNode(current.id)?.classList.add("current");
     svgNode(`${current.id}-op`)?.classList.add("current");
     for (const edge of state.data.edges.filter((e) => e.target === current.id)) {
-      document.getElementById(`tg-${edge.id}`)?.classList.add("flow", "forward");
+      svgNode(edge.id)?.classList.add("flow", "forward");
     }
     $("log").lastElementChild.classList.add("current");
     keepInView($("log").lastElementChild);
@@ -131,7 +132,7 @@ function highlight(step) {
   svgNode(step.node)?.classList.add("current");
   svgNode(`${step.node}-op`)?.classList.add("current");
   for (const edge of step.edges) {
-    const path = document.getElementById(`tg-${step.node}.${edge.operand}`);
+    const path = svgNode(`${step.node}.${edge.operand}`);
     svgNode(edge.parent)?.classList.add("received");
     if (!path) continue;
     path.classList.add("flow");
@@ -219,13 +220,14 @@ function marks(svg) {
 function clearMarks() {
   const svg = $("graph").querySelector("svg");
   svg?.querySelector("g.marks")?.replaceChildren();
-  for (const el of document.querySelectorAll("#graph .current, #graph .received, #graph .flow, #graph .waiting, #graph .done")) {
+  const panel = $("graph");
+  for (const el of panel.querySelectorAll(".current, .received, .flow, .waiting, .done")) {
     el.classList.remove("current", "received", "flow", "waiting", "done");
   }
-  for (const box of document.querySelectorAll("#graph .node rect")) box.style.fill = "";
+  for (const box of panel.querySelectorAll(".node rect")) box.style.fill = "";
   for (const node of state.data.nodes) setData(node.id, number(node.data));
-  for (const path of document.querySelectorAll("#graph .forward")) path.classList.remove("forward");
-  for (const path of document.querySelectorAll("#graph path.edge")) {
+  for (const path of panel.querySelectorAll(".forward")) path.classList.remove("forward");
+  for (const path of panel.querySelectorAll("path.edge")) {
     path.setAttribute("marker-end", "url(#tg-arrow)");
     path.removeAttribute("marker-start");
   }
@@ -244,7 +246,7 @@ function logLine(step) {
 }
 
 function progress() {
-  saveToAddress();
+  walkMoved();
   const total = walked().length;
   const before = forwardPass() ? `${total} operations to compute, inputs first` : `${total} steps; gradients shown are final`;
   $("progress").textContent = state.step === 0 ? before : `step ${state.step} of ${total}`;
