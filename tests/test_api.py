@@ -122,6 +122,7 @@ USES: dict[str, Callable[[], bool]] = {
     "to_svg": lambda: tg.to_svg(tg.Value(1.0) * 2).startswith("<svg"),
     "trace": _trace,
     "where": lambda: tg.where([True, False], np.ones(2), 0.0).data.tolist() == [1.0, 0.0],
+    "widget": lambda: tg.widget(tg.Value(1.0, label="x") * 2).data["names"] == ["x"],
 }
 
 

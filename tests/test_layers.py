@@ -26,6 +26,7 @@ ALLOWED: dict[str, set[str]] = {
     "viz": {"autograd", "ops", "scalar"},
     "expr": {"autograd", "ops", "scalar"},
     "grading": {"verify"},
+    "notebook": {"autograd", "scalar", "playground"},
     "train": {"disk", "autograd", "ops", "scalar", "tensor", "nn", "optim"},
     "playground": {"autograd", "ops", "scalar", "verify", "viz", "expr"},
     "cli": {

@@ -185,3 +185,46 @@ def test_drawing_needs_no_jupyter() -> None:
     )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert result.stdout.split() == ["<svg", "<table"], result.stderr
+
+
+def test_the_widget_runs_the_playgrounds_own_files() -> None:
+    from importlib import resources
+
+    from topograd.notebook.stepper import PARTS, Stepper
+
+    static = resources.files("topograd.playground").joinpath("static")
+    module = Stepper._esm
+    for name in ("format.js", *PARTS):
+        assert static.joinpath(name).read_text() in module  # one source, not a copy
+    assert module.rstrip().endswith("export default { render };")
+    assert static.joinpath("graph.css").read_text() in Stepper._css
+
+
+def test_the_widget_holds_the_playgrounds_answer_and_touches_no_grad() -> None:
+    a, b = tg.Value(2.0, label="a"), tg.Value(-3.0, label="b")
+    e = (a * b + 10.0).tanh()
+    e.label = "e"
+    w = tg.widget(e, step=2)
+    assert w.step == 2 and a.grad == b.grad == 0.0
+    data = w.data
+    assert (data["expr"], data["names"], data["values"]) == ("e", ["a", "b"], {"a": 2.0, "b": -3.0})
+    (ga, gb) = tg.grad(e, [a, b])
+    assert data["grads"] == {"a": ga, "b": gb}
+    assert data["checks"]["a"] == pytest.approx(ga, rel=1e-6)
+    assert data["svg"] == tg.to_svg(e) and data["steps"][0]["node"] == data["nodes"][-1]["id"]
+
+
+def test_the_widget_refuses_what_it_cannot_show() -> None:
+    with pytest.raises(TypeError, match="widget\\(\\) takes a Value"):
+        tg.widget(3.0)  # type: ignore[arg-type]
+    big = tg.sum([tg.Value(float(k)) * tg.Value(1.0) for k in range(100)])
+    with pytest.raises(ValueError, match="the stepper shows at most 160"):
+        tg.widget(big)
+    code = (
+        "import sys; sys.modules['anywidget'] = None\n"
+        "import topograd as tg\n"
+        "try:\n    tg.widget(tg.Value(1.0))\n"
+        "except ImportError as error:\n    print(error)\n"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert "pip install 'topograd[notebook]'" in result.stdout, result.stderr

@@ -27,6 +27,7 @@ from .train import datasets
 
 if TYPE_CHECKING:
     from .grading import grade
+    from .notebook import widget
     from .tensor import Tensor, concatenate, stack, where
     from .verify.gradcheck import GradcheckError, gradcheck
     from .verify.tensors import TensorGradcheckError
@@ -44,6 +45,7 @@ _ON_FIRST_USE = {
     "GradcheckError": "topograd.verify.gradcheck",
     "gradcheck": "topograd.verify.gradcheck",
     "grade": "topograd.grading",
+    "widget": "topograd.notebook",
     "draw": "topograd.viz.draw",
     "to_dot": "topograd.viz.draw",
     "to_svg": "topograd.viz.draw",
@@ -81,6 +83,7 @@ __all__ = [
     "to_svg",
     "trace",
     "where",
+    "widget",
 ]
 __version__ = "0.1.0"
 

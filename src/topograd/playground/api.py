@@ -19,7 +19,7 @@ from ..expr import ExpressionError, functions, operators, parse
 from ..scalar.value import Value
 from ..verify.numeric import central_difference
 from ..viz.draw import to_svg
-from ..viz.graph import json_number
+from ..viz.graph import ids, json_number, walk
 from ..viz.trace import trace
 
 MAX_BODY = 64 * 1024  # bytes
@@ -117,6 +117,34 @@ def _graph(text: str, given: dict[str, float], steps_for: str | None = None) -> 
         **steps.to_json(),
         "svg": to_svg(out),
         **({"step_errors": _step_errors(out, inputs[steps_for])} if steps_for else {}),
+    }
+
+
+def value_reply(out: Value) -> dict[str, Any]:
+    """What ``/api/graph`` answers, for a Value built in Python (the notebook's stepper): its
+    labelled leaves are its inputs, each name once. Its ``.grad`` are not touched: the
+    gradients are the traced backward pass's."""
+    steps = trace(out)
+    if len(steps.nodes) > MAX_DRAWN:
+        raise ValueError(
+            f"the graph has {len(steps.nodes)} values; the stepper shows at most {MAX_DRAWN} "
+            "(tg.draw(output) draws any graph)"
+        )
+    named = ids(walk(out))
+    traced = {n.id: n.grad for n in steps.nodes}
+    inputs: dict[str, Value] = {}
+    for v in named:
+        if not v.op and v.label and v.label not in inputs:
+            inputs[v.label] = v
+    return {
+        "expr": out.label or "output",
+        "names": list(inputs),
+        "values": {name: v.data for name, v in inputs.items()},
+        "value": json_number(out.data),
+        "grads": {name: json_number(traced[named[v]]) for name, v in inputs.items()},
+        "checks": {name: json_number(central_difference(out, v)) for name, v in inputs.items()},
+        **steps.to_json(),
+        "svg": to_svg(out),
     }
 
 

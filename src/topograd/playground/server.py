@@ -1,6 +1,6 @@
 """The playground's HTTP server: the standard library's ThreadingHTTPServer on 127.0.0.1.
 
-It serves ten packaged files and two API routes, refuses a Host that is not its own (DNS
+It serves eleven packaged files and two API routes, refuses a Host that is not its own (DNS
 rebinding), a POST from another origin or of anything but JSON, and answers every bad request
 (a garbled request line, a 70 kB URL, too many headers, an unknown method, a duplicated Host or
 Content-Length) with a JSON error and the same security headers as every page. A request must
@@ -34,6 +34,7 @@ STATIC = {  # path -> (packaged file, content type); nothing else is served
     "/zoom.js": ("zoom.js", "text/javascript; charset=utf-8"),
     "/chart.js": ("chart.js", "text/javascript; charset=utf-8"),
     "/style.css": ("style.css", "text/css; charset=utf-8"),
+    "/graph.css": ("graph.css", "text/css; charset=utf-8"),
 }
 SECURITY_HEADERS = {
     "Content-Security-Policy": "default-src 'none'; script-src 'self'; style-src 'self'; "

@@ -1,0 +1,47 @@
+// The stepper in a notebook (tg.widget): the playground's drawing and walk of the backward (or
+// forward) pass, for a Value built in Python. topograd/notebook/stepper.py composes this file
+// after graph.js, nodes.js, stepper.js and zoom.js into render(), the widget's entry point,
+// where $ finds this widget's own elements, state is its own and model is its link to Python
+// (the graph's data, and the step shown, which either side may set).
+"use strict";
+
+// The walk moved a step: Python's widget.step follows.
+function walkMoved() {
+  if (model.get("step") !== state.step) {
+    model.set("step", state.step);
+    model.save_changes();
+  }
+}
+
+function show() {
+  state.data = model.get("data");
+  stop();
+  $("value").textContent = `${state.data.expr} = ${number(state.data.value)}`;
+  $("graph").innerHTML = state.data.svg; // topograd's own SVG, its labels escaped in Python
+  setUpView($("graph").querySelector("svg"), state.data.expr);
+  explainNodes();
+  renderGradients(state.data);
+  showStep(model.get("step"));
+}
+
+function start() {
+  el.classList.add("topograd-widget");
+  el.tabIndex = 0; // → Step, ← Back, space Play once the widget has the focus
+  $("step").addEventListener("click", () => { stop(); showStep(state.step + 1); });
+  $("back").addEventListener("click", () => { stop(); showStep(state.step - 1); });
+  $("play").addEventListener("click", play);
+  $("reset").addEventListener("click", () => { stop(); showStep(0); });
+  $("skip-inputs").addEventListener("change", () => showStep(0));
+  $("pass").addEventListener("change", () => { stop(); showStep(0); });
+  el.addEventListener("keydown", keys);
+  listenForViews();
+  model.on("change:step", () => {
+    if (model.get("step") !== state.step) {
+      stop();
+      showStep(model.get("step"));
+    }
+  });
+  model.on("change:data", show);
+  show();
+  return () => clearTimeout(state.timer);
+}
