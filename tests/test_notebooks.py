@@ -228,3 +228,21 @@ def test_the_widget_refuses_what_it_cannot_show() -> None:
     )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert "pip install 'topograd[notebook]'" in result.stdout, result.stderr
+
+
+def test_grading_a_class_defined_in_a_notebook(tmp_path: Path) -> None:
+    """tg.grade forks the kernel's process: the report comes back, the kernel lives on."""
+    engine = (Path(__file__).parent / "engines" / "lesson_engine.py").read_text()
+    cells = [
+        engine,
+        "import topograd as tg\nreport = tg.grade(Value)\nprint(report.summary())",
+        'print("still here", 1 + 1)',
+    ]
+    path = tmp_path / "grade.ipynb"
+    nbformat.write(
+        nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(c) for c in cells]), path
+    )
+    notebook = executed(path, tmp_path)
+    printed = [text_of(c) for c in notebook.cells]
+    assert printed[1] == "25 objectives: 25 passed; every required objective passes.\n"
+    assert printed[2] == "still here 2\n"

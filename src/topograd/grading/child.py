@@ -153,7 +153,7 @@ def forked(cls: Any, names: list[str], memory: int, write_fd: int) -> None:
         channel.write(json.dumps({"loaded": cls.__name__}) + "\n")
         try:
             file = inspect.getsourcefile(cls)
-        except TypeError:
+        except (TypeError, OSError):  # a built-in class, or one typed into a notebook's cell
             file = None
         run(cls, names, channel, file)
         channel.flush()
