@@ -5,7 +5,9 @@ the child process."""
 
 from __future__ import annotations
 
+import ctypes
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -394,8 +396,9 @@ def test_the_class_is_found_by_name_or_as_the_only_engine(tmp_path: Path) -> Non
     assert grade(path).passed
     two = CORRECT.replace("Value", "Scalar") + "\n\nclass Other(Scalar):\n    pass\n"
     path = engine_file(tmp_path, two)
-    assert "classes there: Scalar, Other" not in grade(path).load_error
-    assert "no class Value in the file (classes there: " in grade(path).load_error
+    assert grade(path).load_error == (
+        "no class Value in the file (classes there: Other, Scalar; use --class)"
+    )
     assert grade(path, class_name="Other").engine == "Other from engine.py"
 
 
@@ -447,12 +450,16 @@ def test_the_command_writes_json_for_an_autograder(tmp_path: Path) -> None:
 
 
 def test_the_command_refuses_bad_input_in_one_line(tmp_path: Path) -> None:
+    engine_file(tmp_path, CORRECT, "g.py")
+    engine_file(tmp_path, "{}", "n.ipynb")
     for argv, words in (
         (["grade", str(tmp_path / "missing.py")], "missing.py is not a file"),
         (["grade", str(tmp_path)], "is not a file"),
-        (["grade", "x.py", "--require", "tanh,sin"], "no op named sin"),
-        (["grade", "x.py", "--timeout", "0"], "must be above 0"),
-        (["grade", "x.py", "--memory", "0"], "must be at least 1"),
+        (["grade", str(tmp_path / "g.py"), "--require", "tanh,sin"], "no op named sin"),
+        (["grade", str(tmp_path / "g.py"), "--timeout", "0"], "timeout: seconds above 0"),
+        (["grade", str(tmp_path / "g.py"), "--memory", "0"], "memory: MiB, at least 1"),
+        (["grade", str(tmp_path / "g.py"), "--timeout", "soon"], "invalid float value"),
+        (["grade", str(tmp_path / "n.ipynb")], "n.ipynb is a notebook: grade its class"),
     ):
         result = topograd(*argv)
         assert result.returncode == 2 and result.stdout == ""
@@ -478,6 +485,45 @@ class Hangs(micrograd.engine.Value):  # a class in hand is graded in a fork of t
     def tanh(self) -> Hangs:
         while True:
             pass
+
+
+class Exits(micrograd.engine.Value):
+    def tanh(self) -> Exits:
+        os._exit(3)
+
+
+class Crashes(micrograd.engine.Value):
+    def tanh(self) -> Crashes:
+        return ctypes.string_at(0)  # type: ignore[return-value]
+
+
+@pytest.mark.parametrize(
+    ("engine", "words"),
+    [(Exits, "the process exited with status 3"), (Crashes, "the process died of SIGSEGV")],
+)
+def test_a_class_in_hand_that_ends_its_fork_is_reported_on_its_row(
+    engine: type, words: str
+) -> None:
+    report = grade(engine)
+    assert said(report) == {"tanh": f"tanh(x): {words}"} | {
+        k: v for k, v in said(report).items() if k in ("twice", "deep")
+    }
+    assert report.status == 1
+
+
+def test_a_module_of_the_current_folder_does_not_shadow_the_graders(tmp_path: Path) -> None:
+    (tmp_path / "inspect.py").write_text("raise RuntimeError('the wrong inspect')\n")
+    (tmp_path / "resource.py").write_text("raise RuntimeError('the wrong resource')\n")
+    path = engine_file(tmp_path / "..", CORRECT, f"{tmp_path.name}-engine.py")
+    command = Path(sys.executable).parent / "topograd"  # the script: no folder first on its path
+    result = subprocess.run(
+        [str(command), "grade", str(path)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=tmp_path,
+    )
+    assert result.returncode == 0, result.stderr
 
 
 def test_a_class_in_hand_that_hangs_is_stopped_in_its_fork() -> None:

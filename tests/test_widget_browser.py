@@ -35,6 +35,7 @@ CELLS = [
     'import topograd as tg\nx = tg.Value(3.0, label="x")\ny = x * x + x\ny.label = "y"\n'
     "w = tg.widget(y)\nw",
     'print("step", w.step, "x.grad", x.grad)',
+    "w.step = 1",
 ]
 
 
@@ -131,16 +132,23 @@ def page(lab: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
         browser.close()
 
 
-def test_the_widget_steps_through_the_backward_pass(page: Any, tmp_path: Path) -> None:
+def run_cell(page: Any, index: int) -> Any:
+    cell = page.locator(".jp-Notebook .jp-Cell").nth(index)
+    cell.locator(".jp-InputArea-editor").click()
+    page.keyboard.press("Shift+Enter")
+    return cell
+
+
+def test_the_widget_steps_and_shares_its_step_with_python(page: Any, tmp_path: Path) -> None:
     widget = page.locator(".topograd-widget")
     expect(widget.locator("#progress")).to_have_text("2 steps; gradients shown are final")
     expect(widget.locator("#value")).to_have_text("y = 12")
     widget.locator("#step").click()
     current = widget.locator(".topograd-graph g.node.current:not(.op)")  # its box, not its op
-    expect(current.first).to_have_attribute("id", "tg-n2")  # y, the output, runs first
+    expect(current).to_have_attribute("id", "tg-n2")  # y, the output, runs first
     expect(widget.locator(".flow-label")).to_have_text(["1 × 1 = 1", "1 × 1 = 1"])
     widget.locator("#step").click()
-    expect(current.first).to_have_attribute("id", "tg-n1")  # then x * x
+    expect(current).to_have_attribute("id", "tg-n1")  # then x * x
     expect(widget.locator(".flow-label")).to_have_text(["3 × 1 = 3", "3 × 1 = 3"])
     expect(widget.locator(".running-sum")).to_have_text("Σ 1 + 3 + 3 = 7: 1, 4, 7")
     expect(widget.locator("#progress")).to_have_text("step 2 of 2")
@@ -148,12 +156,10 @@ def test_the_widget_steps_through_the_backward_pass(page: Any, tmp_path: Path) -
     screenshot = os.environ.get("TOPOGRAD_SCREENSHOT")  # to look at it: a path to keep it in
     if screenshot:
         shutil.copy(tmp_path / "widget.png", screenshot)
+    # the page's step reaches Python, and Python's reaches the page; no .grad was touched
+    output = run_cell(page, 1).locator(".jp-OutputArea-output")
+    expect(output).to_have_text("step 2 x.grad 0.0", timeout=60_000)
+    run_cell(page, 2)
+    expect(widget.locator("#progress")).to_have_text("step 1 of 2", timeout=60_000)
+    expect(current).to_have_attribute("id", "tg-n2")
     assert page.problems == []
-
-
-def test_the_step_is_shared_with_python(page: Any) -> None:
-    cells = page.locator(".jp-Notebook .jp-Cell")
-    cells.nth(1).click()
-    page.keyboard.press("Shift+Enter")
-    output = cells.nth(1).locator(".jp-OutputArea-output")
-    expect(output).to_have_text("step 2 x.grad 0.0", timeout=60_000)  # no .grad touched

@@ -40,8 +40,10 @@ def grade(
     unknown = sorted(set(require) - set(BY_NAME))
     if unknown:
         raise ValueError(f"require: no op named {', '.join(unknown)} (ops: {', '.join(BY_NAME)})")
-    if timeout <= 0 or memory <= 0:
-        raise ValueError(f"timeout and memory must be positive, got {timeout} and {memory}")
+    if not 0 < timeout <= 3600:
+        raise ValueError(f"timeout: seconds above 0 and at most 3600, got {timeout}")
+    if memory < 1:
+        raise ValueError(f"memory: MiB, at least 1, got {memory}")
     names = list(PROBES)
     if isinstance(engine, type):
         name = f"{engine.__module__}.{engine.__qualname__}"
@@ -53,6 +55,11 @@ def grade(
         path = Path(engine)
         if not path.is_file():
             raise ValueError(f"{path} is not a file")
+        if path.suffix == ".ipynb":
+            raise ValueError(
+                f"{path} is a notebook: grade its class with tg.grade(Value) in the notebook, "
+                "or its code after jupyter nbconvert --to script"
+            )
         name = path.name
 
         def launch(todo: list[str]) -> Child:

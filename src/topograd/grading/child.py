@@ -13,6 +13,7 @@ own. ``python -m topograd.grading.child FILE CLASS MEMORY_MIB PROBE...`` (the gr
 from __future__ import annotations
 
 import contextlib
+import faulthandler
 import importlib.machinery
 import importlib.util
 import inspect
@@ -80,12 +81,23 @@ def learner_frame(error: BaseException, file: str | None) -> str:
     return f"{Path(frame.filename).name}, line {frame.lineno}, in {frame.name}: {frame.line}"
 
 
+class NoClassError(Exception):
+    """The file has no class to grade."""
+
+
 def described(error: BaseException) -> str:
+    """The error in one line, as the report shows it."""
     if isinstance(error, SystemExit):
         return f"the code called sys.exit({error.code!r})"
     if isinstance(error, MemoryError):
         return "MemoryError (over the grader's memory limit)"
-    return f"{type(error).__name__}: {error}"[:300]
+    if isinstance(error, NoClassError):
+        return str(error)
+    try:
+        message = str(error)
+    except Exception:  # an exception whose own __str__ fails
+        message = "(its message cannot be shown)"
+    return f"{type(error).__name__}: {message}"[:300]
 
 
 def load(path: str, class_name: str) -> tuple[ModuleType, Any]:
@@ -101,10 +113,6 @@ def load(path: str, class_name: str) -> tuple[ModuleType, Any]:
     sys.modules[name] = module
     loader.exec_module(module)
     return module, find_class(module, class_name)
-
-
-class NoClassError(Exception):
-    pass
 
 
 def find_class(module: ModuleType, class_name: str) -> Any:
@@ -147,6 +155,7 @@ def main(argv: list[str]) -> None:
 def forked(cls: Any, names: list[str], memory: int, write_fd: int) -> None:
     """The child's work after a fork, with the class in hand: it never returns."""
     try:
+        faulthandler.disable()  # the parent's (pytest's, say) would print the child's crash
         os.dup2(write_fd, 1)
         channel = quiet()
         limit_memory(memory)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import select
+import selectors
 import signal
 import subprocess
 import sys
@@ -22,6 +22,7 @@ from typing import Any, Protocol
 from .child import forked
 
 MAX_TIMEOUTS = 3  # after this many probes ran out of time, the rest are not run
+GRACE = 1.0  # seconds a child that closed its stream has to exit on its own, before a kill
 
 
 @dataclass(frozen=True)
@@ -45,18 +46,30 @@ class Measurements:
 
 class Child(Protocol):
     fd: int
+    starting: str  # what the child does before its first line: "loading the file"
 
-    def end(self) -> int:
-        """Kill the child (and anything it started), reap it: its exit code, as subprocess's
-        (-N for signal N)."""
+    def end(self, patient: bool) -> int:
+        """Reap the child, after GRACE seconds to exit on its own if ``patient``, then killed
+        (with anything it started): its exit code, as subprocess's (-N for signal N)."""
         ...
+
+
+def kill(pid: int) -> None:
+    """SIGKILL to the child's session (what it started) and to the child itself (in case it
+    had not yet made its session)."""
+    for send in (os.killpg, os.kill):
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            send(pid, signal.SIGKILL)
 
 
 class Spawned:
     """A fresh interpreter that imports the learner's file."""
 
+    starting = "loading the file"
+
     def __init__(self, path: str, class_name: str, memory: int, names: list[str]) -> None:
-        command = [sys.executable, "-m", "topograd.grading.child", path, class_name, str(memory)]
+        command = [sys.executable, "-P", "-m", "topograd.grading.child", path, class_name]
+        command.append(str(memory))  # (-P: the current folder does not shadow a module)
         self.process = subprocess.Popen(
             [*command, *names],
             stdin=subprocess.DEVNULL,
@@ -67,9 +80,11 @@ class Spawned:
         assert self.process.stdout is not None
         self.fd = self.process.stdout.fileno()
 
-    def end(self) -> int:
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(self.process.pid, signal.SIGKILL)
+    def end(self, patient: bool) -> int:
+        if patient:
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                self.process.wait(GRACE)
+        kill(self.process.pid)
         code = self.process.wait()
         assert self.process.stdout is not None
         self.process.stdout.close()
@@ -78,6 +93,8 @@ class Spawned:
 
 class Forked:
     """A fork of this process that runs the probes on a class in hand."""
+
+    starting = "starting the forked child"
 
     def __init__(self, cls: Any, memory: int, names: list[str]) -> None:
         read, write = os.pipe()
@@ -91,9 +108,15 @@ class Forked:
         os.close(write)
         self.pid, self.fd = pid, read
 
-    def end(self) -> int:
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(self.pid, signal.SIGKILL)
+    def end(self, patient: bool) -> int:
+        deadline = time.monotonic() + (GRACE if patient else 0.0)
+        while time.monotonic() < deadline:
+            pid, status = os.waitpid(self.pid, os.WNOHANG)
+            if pid:
+                os.close(self.fd)
+                return os.waitstatus_to_exitcode(status)
+            time.sleep(0.01)
+        kill(self.pid)
         _, status = os.waitpid(self.pid, 0)
         os.close(self.fd)
         return os.waitstatus_to_exitcode(status)
@@ -104,13 +127,15 @@ class Events:
 
     def __init__(self, fd: int) -> None:
         self.fd, self.buffer, self.timed_out = fd, b"", False
+        self.ready = selectors.DefaultSelector()  # (select.select fails on a descriptor >= 1024)
+        self.ready.register(fd, selectors.EVENT_READ)
 
     def next(self, timeout: float) -> dict[str, Any] | None:
         """The next event; None when the child ended or ``timeout`` seconds passed first."""
         deadline = time.monotonic() + timeout
         while b"\n" not in self.buffer:
             left = deadline - time.monotonic()
-            if left <= 0 or not select.select([self.fd], [], [], left)[0]:
+            if left <= 0 or not self.ready.select(left):
                 self.timed_out = True
                 return None
             chunk = os.read(self.fd, 65536)
@@ -165,13 +190,14 @@ def measure(
                         todo.remove(event["done"])
                         running = ""
         finally:
-            code = child.end()
+            code = child.end(patient=not events.timed_out)
+            events.ready.close()
         if first is None:
             found.load_error = (
-                f"loading the file {why(events, code, timeout)}"
-                if not events.timed_out
-                else f"loading the file did not finish in {timeout:g} s (an endless loop, or "
-                "work done at import time: raise the timeout)"
+                f"{child.starting} did not finish in {timeout:g} s (an endless loop, or work "
+                "done at import time? raise the timeout)"
+                if events.timed_out
+                else f"{child.starting}: {why(events, code, timeout)}"
             )
             return found
         if todo:

@@ -139,7 +139,7 @@ def value_reply(out: Value) -> dict[str, Any]:
     return {
         "expr": out.label or "output",
         "names": list(inputs),
-        "values": {name: v.data for name, v in inputs.items()},
+        "values": {name: json_number(v.data) for name, v in inputs.items()},
         "value": json_number(out.data),
         "grads": {name: json_number(traced[named[v]]) for name, v in inputs.items()},
         "checks": {name: json_number(central_difference(out, v)) for name, v in inputs.items()},

@@ -128,8 +128,7 @@ class Drawing:
         return f'<div class="topograd-drawing" style="overflow:auto">{self.svg}</div>'
 
     def __repr__(self) -> str:
-        size = self.svg.split(' viewBox="0 0 ', 1)[1].split('"', 1)[0].replace(" ", "×")
-        return f"<topograd drawing, {size} px: shown as SVG in a notebook>"
+        return f"<topograd drawing, {len(self.svg):,} characters of SVG: shown in a notebook>"
 
 
 def draw(output: Value) -> Drawing:

@@ -15,13 +15,19 @@ function walkMoved() {
 
 function show() {
   state.data = model.get("data");
-  stop();
   $("value").textContent = `${state.data.expr} = ${number(state.data.value)}`;
   $("graph").innerHTML = state.data.svg; // topograd's own SVG, its labels escaped in Python
   setUpView($("graph").querySelector("svg"), state.data.expr);
   explainNodes();
   renderGradients(state.data);
+  follow();
+}
+
+// Show the step Python asked for (and only then stop a Play: stopping tells Python the step
+// shown, which must be the new one).
+function follow() {
   showStep(model.get("step"));
+  stop();
 }
 
 function start() {
@@ -36,10 +42,7 @@ function start() {
   el.addEventListener("keydown", keys);
   listenForViews();
   model.on("change:step", () => {
-    if (model.get("step") !== state.step) {
-      stop();
-      showStep(model.get("step"));
-    }
+    if (model.get("step") !== state.step) follow();
   });
   model.on("change:data", show);
   show();
