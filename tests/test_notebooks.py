@@ -7,6 +7,8 @@ graph: the display protocol's methods."""
 from __future__ import annotations
 
 import html
+import json
+import math
 import random
 import re
 import shutil
@@ -232,6 +234,13 @@ def test_the_widget_holds_the_playgrounds_answer_and_touches_no_grad() -> None:
     assert data["grads"] == {"a": ga, "b": gb}
     assert data["checks"]["a"] == pytest.approx(ga, rel=1e-6)
     assert data["svg"] == tg.to_svg(e) and data["steps"][0]["node"] == data["nodes"][-1]["id"]
+
+
+def test_the_widgets_data_is_json_even_at_infinity() -> None:
+    x = tg.Value(math.inf, label="x")
+    w = tg.widget(x * 2.0)
+    assert w.data["values"] == {"x": "inf"} and w.data["value"] == "inf"
+    json.dumps(w.data, allow_nan=False)  # what the kernel sends the page: no bare Infinity
 
 
 def test_the_widget_refuses_what_it_cannot_show() -> None:
