@@ -108,6 +108,7 @@ USES: dict[str, Callable[[], bool]] = {
     "detect_anomaly": _anomaly,
     "dot": lambda: tg.dot([tg.Value(2.0)], [4.0]).data == 8.0,
     "draw": lambda: tg.draw(tg.Value(1.0) * 2)._repr_svg_() == tg.to_svg(tg.Value(1.0) * 2),
+    "func": lambda: tg.func.grad(lambda x: x * x)(3.0) == 6.0,
     "grad": lambda: tg.grad(tg.Value(2.0) ** 3, [tg.Value(1.0)]) == [0.0],
     "gradcheck": lambda: tg.gradcheck(lambda x: x.tanh(), [0.3]),
     "grade": lambda: tg.grade(tg.Value).passed,  # topograd's own Value, graded on the lesson

@@ -16,7 +16,7 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
-from . import nn, ops, optim
+from . import func, nn, ops, optim
 from .autograd.engine import backward, grad
 from .autograd.modes import AnomalyError, detect_anomaly, is_grad_enabled, no_grad
 from .scalar.custom import CustomOpError, custom_op
@@ -69,6 +69,7 @@ __all__ = [
     "detect_anomaly",
     "dot",
     "draw",
+    "func",
     "grad",
     "gradcheck",
     "grade",

@@ -1,0 +1,124 @@
+"""topograd.func against torch.func, float64: forward mode (jvp) for every scalar op of the
+registry at random points of its domain along random tangents, reverse mode (vjp, grad,
+grad_and_value), compositions, and the refusals. (Tensors, jacrev/jacfwd/hessian/hvp: issue 16
+goes on.)"""
+
+from __future__ import annotations
+
+import math
+import random
+
+import pytest
+import torch
+from oracle import ON_VALUES, SCALAR_OPS, reference, same
+
+import topograd as tg
+from topograd.autograd.registry import OPS
+from topograd.verify.scalar_rules import draw_point
+
+POINTS = 5
+# importing torch.func makes torch warn of its own torch.jit.script
+pytestmark = pytest.mark.filterwarnings("ignore:`torch.jit.script` is deprecated")
+
+
+def cases(name: str) -> list[tuple[tuple[float, ...], tuple[float, ...]]]:
+    """Random points of the op's domain (as many operands as its domain has), each with a
+    random direction."""
+    rng = random.Random(f"jvp {name}")
+    found = []
+    for _ in range(POINTS):
+        point = tuple(draw_point(OPS[name], rng))
+        found.append((point, tuple(rng.uniform(-2, 2) for _ in point)))
+    return found
+
+
+@pytest.mark.parametrize("name", SCALAR_OPS)
+def test_jvp_of_every_scalar_op_is_pytorchs(name: str) -> None:
+    ours_op, theirs_op = ON_VALUES[name], reference(OPS[name])
+    for point, direction in cases(name):
+        value, tangent = tg.func.jvp(ours_op, point, direction)
+        primals = tuple(torch.tensor(x, dtype=torch.float64) for x in point)
+        tangents = tuple(torch.tensor(t, dtype=torch.float64) for t in direction)
+        their_value, their_tangent = torch.func.jvp(theirs_op, primals, tangents)
+        assert same(value, their_value.item(), 1e-12), (name, point)
+        assert same(tangent, their_tangent.item(), 1e-12), (name, point, direction)
+
+
+def lesson(a: object, b: object, c: object) -> object:
+    return (a * b + c).tanh()  # type: ignore[operator]
+
+
+def torch_lesson(a: torch.Tensor, b: torch.Tensor, c: torch.Tensor) -> torch.Tensor:
+    return torch.tanh(a * b + c)
+
+
+POINT = (2.0, -3.0, 10.0)
+
+
+def test_each_tangent_direction_is_a_column_of_the_jacobian() -> None:
+    grads = tg.func.grad(lesson, argnums=(0, 1, 2))(*POINT)
+    for k in range(3):
+        direction = tuple(1.0 if j == k else 0.0 for j in range(3))
+        value, tangent = tg.func.jvp(lesson, POINT, direction)
+        assert value == math.tanh(4.0) and math.isclose(tangent, grads[k], rel_tol=1e-15)
+
+
+def test_vjp_grad_and_value_are_pytorchs() -> None:
+    primals = tuple(torch.tensor(x, dtype=torch.float64) for x in POINT)
+    their_value, their_vjp = torch.func.vjp(torch_lesson, *primals)
+    value, vjp_fn = tg.func.vjp(lesson, *POINT)
+    assert value == their_value.item()
+    for ours, theirs in zip(vjp_fn(-0.5), their_vjp(torch.tensor(-0.5, dtype=torch.float64))):
+        assert same(ours, theirs.item(), 1e-12)  # (PyTorch rounds tanh's 1 - t² once)
+    their_grads, their_value = torch.func.grad_and_value(torch_lesson, argnums=(0, 2))(*primals)
+    grads, value = tg.func.grad_and_value(lesson, argnums=(0, 2))(*POINT)
+    assert value == their_value.item() and len(grads) == 2
+    assert all(same(g, t.item(), 1e-12) for g, t in zip(grads, their_grads))
+    assert tg.func.grad(lesson, argnums=-1)(*POINT) == grads[1]  # the last argument
+
+
+def test_transforms_compose_to_third_order() -> None:
+    def f(x: object) -> object:
+        return x.sin() * x.exp()  # type: ignore[attr-defined]
+
+    def tf(x: torch.Tensor) -> torch.Tensor:
+        return torch.sin(x) * torch.exp(x)
+
+    x = 0.7
+    tx = torch.tensor(x, dtype=torch.float64)
+    third = tg.func.grad(tg.func.grad(tg.func.grad(f)))(x)
+    assert same(third, torch.func.grad(torch.func.grad(torch.func.grad(tf)))(tx).item(), 1e-13)
+    # forward over reverse: the second derivative as the tangent of the gradient
+    _, second = tg.func.jvp(tg.func.grad(f), (x,), (1.0,))
+    theirs = torch.func.jvp(torch.func.grad(tf), (tx,), (torch.tensor(1.0, dtype=torch.float64),))
+    assert same(second, theirs[1].item(), 1e-13)
+    # reverse over forward
+    assert same(tg.func.grad(lambda y: tg.func.jvp(f, (y,), (1.0,))[1])(x), second, 1e-13)
+
+
+def test_values_in_values_out_numbers_in_numbers_out() -> None:
+    x = tg.Value(3.0)
+    value, tangent = tg.func.jvp(lambda v: v * v, (x,), (1.0,))
+    assert isinstance(value, tg.Value) and isinstance(tangent, tg.Value)
+    assert tg.grad(tangent, [x]) == [2.0]  # the tangent 2x, differentiated again
+    value, tangent = tg.func.jvp(lambda v: v * v, (3.0,), (1.0,))
+    assert (value, tangent) == (9.0, 6.0) and type(tangent) is float
+    assert tg.func.jvp(lambda v: 5.0, (3.0,), (1.0,)) == (5.0, 0.0)  # a constant function
+    assert x.grad == 0.0  # no transform touches .grad
+
+
+def test_bad_calls_name_the_argument() -> None:
+    with pytest.raises(ValueError, match="2 primals but 1 tangents"):
+        tg.func.jvp(lesson, (1.0, 2.0), (1.0,))
+    with pytest.raises(TypeError, match="tangents\\[0\\] must be a number or a Value"):
+        tg.func.jvp(lambda x: x, (1.0,), ("up",))
+    with pytest.raises(TypeError, match="primals and tangents must be tuples"):
+        tg.func.jvp(lambda x: x, 1.0, 1.0)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="argnums 3 out of range for 3 positional arguments"):
+        tg.func.grad(lesson, argnums=3)(*POINT)
+    with pytest.raises(TypeError, match="must return a Value or a number"):
+        tg.func.grad(lambda x: [x])(1.0)
+    with pytest.raises(TypeError, match="args\\[0\\] must be a number or a Value"):
+        tg.func.grad(lambda x: x)("1")
+    with pytest.raises(TypeError, match="must return a Value or a number"):
+        tg.func.jvp(lambda x: tg.Tensor([x.data]).sum(), (1.0,), (1.0,))
