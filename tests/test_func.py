@@ -122,3 +122,48 @@ def test_bad_calls_name_the_argument() -> None:
         tg.func.grad(lambda x: x)("1")
     with pytest.raises(TypeError, match="must return a Value or a number"):
         tg.func.jvp(lambda x: tg.Tensor([x.data]).sum(), (1.0,), (1.0,))
+
+
+def pair(x: object, y: object) -> tuple[object, object]:
+    return x * y, x.sin() + y  # type: ignore[attr-defined, operator]
+
+
+def torch_pair(x: torch.Tensor, y: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    return x * y, torch.sin(x) + y
+
+
+def flat(found: object) -> list[float]:
+    if isinstance(found, (tuple, list)):
+        return [v for item in found for v in flat(item)]
+    if isinstance(found, torch.Tensor):
+        return [float(v) for v in found.reshape(-1)]
+    return [float(found)]  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("argnums", [0, 1, (0, 1), (1, 0)])
+def test_jacobians_both_ways_are_pytorchs(argnums: int | tuple[int, ...]) -> None:
+    point = (0.3, -1.7)
+    tensors = tuple(torch.tensor(x, dtype=torch.float64) for x in point)
+    theirs = torch.func.jacrev(torch_pair, argnums=argnums)(*tensors)
+    for transform in (tg.func.jacrev, tg.func.jacfwd):
+        ours = transform(pair, argnums=argnums)(*point)
+        assert isinstance(ours, tuple) and len(ours) == 2  # a row per output
+        assert all(isinstance(row, tuple) == isinstance(argnums, tuple) for row in ours)
+        assert all(same(a, b, 1e-15) for a, b in zip(flat(ours), flat(theirs)))
+
+
+def test_hessian_and_hvp_are_pytorchs() -> None:
+    tensors = tuple(torch.tensor(x, dtype=torch.float64) for x in POINT)
+    theirs = torch.func.hessian(torch_lesson, argnums=(0, 1, 2))(*tensors)
+    ours = tg.func.hessian(lesson, argnums=(0, 1, 2))(*POINT)
+    assert len(ours) == 3 and all(len(row) == 3 for row in ours)
+    assert all(same(a, b, 1e-12) for a, b in zip(flat(ours), flat(theirs)))
+    direction = (0.5, -1.0, 2.0)
+    value, product = tg.func.hvp(lesson, POINT, direction)
+    their_value, their_product = torch.autograd.functional.hvp(
+        torch_lesson, tensors, tuple(torch.tensor(v, dtype=torch.float64) for v in direction)
+    )
+    assert value == their_value.item() and len(product) == 3
+    assert all(same(a, b, 1e-12) for a, b in zip(product, flat(their_product)))
+    values, tangents = tg.func.jvp(pair, (0.3, -1.7), (1.0, 0.0))  # a tuple out: tuples
+    assert values == (0.3 * -1.7, math.sin(0.3) - 1.7) and tangents == (-1.7, math.cos(0.3))

@@ -1,5 +1,6 @@
 """Function transforms, mirroring ``torch.func``: ``jvp`` (forward mode, from the same rules
-as the backward pass), ``vjp``, ``grad``, ``grad_and_value``. On Values and numbers so far.
+as the backward pass), ``vjp``, ``grad``, ``grad_and_value``, ``jacrev``, ``jacfwd``,
+``hessian``, ``hvp``. On Values and numbers so far.
 
 >>> import topograd as tg
 >>> import math
@@ -13,6 +14,6 @@ True
 
 from __future__ import annotations
 
-from .transforms import grad, grad_and_value, jvp, vjp
+from .transforms import grad, grad_and_value, hessian, hvp, jacfwd, jacrev, jvp, vjp
 
-__all__ = ["grad", "grad_and_value", "jvp", "vjp"]
+__all__ = ["grad", "grad_and_value", "hessian", "hvp", "jacfwd", "jacrev", "jvp", "vjp"]

@@ -39,6 +39,15 @@ def _scalar_output(out: Any, function: str) -> Value | float:
     raise TypeError(f"{function}: the function must return a Value or a number, got {out!r}")
 
 
+def _outputs(out: Any, function: str) -> tuple[list[Value | float], Callable[[list[Any]], Any]]:
+    """The function's outputs as a flat list (one Value or number, or a tuple or list of
+    them), and how to give results the same structure."""
+    if isinstance(out, (tuple, list)):
+        kind = type(out)
+        return [_scalar_output(o, function) for o in out], lambda xs: kind(xs)
+    return [_scalar_output(out, function)], lambda xs: xs[0]
+
+
 def _as_given(x: Any, keep_values: bool) -> Any:
     return x if keep_values or not isinstance(x, Value) else x.data
 
@@ -60,17 +69,18 @@ def jvp(
         if not isinstance(t, (int, float, Value)) or isinstance(t, bool):
             raise TypeError(f"tangents[{k}] must be a number or a Value, got {type(t).__name__}")
     keep = keep or any(isinstance(t, Value) for t in tangents)
-    out = _scalar_output(func(*leaves), "jvp")
-    if not isinstance(out, Value):
-        return out, 0.0
+    outs, shaped = _outputs(func(*leaves), "jvp")
     seeds: dict[Any, Any] = {}
     for leaf, t in zip(leaves, tangents):
         seeds[leaf] = t if leaf not in seeds else seeds[leaf] + t
-    found = forward_tangents([out], seeds, create_graph=keep)
-    tangent = found.get(out, 0.0)
-    if keep and not isinstance(tangent, Value):
-        tangent = Value(float(tangent))
-    return _as_given(out, keep), _as_given(tangent, keep)
+    found = forward_tangents([o for o in outs if isinstance(o, Value)], seeds, keep)
+    results = []
+    for o in outs:
+        tangent = found.get(o, 0.0) if isinstance(o, Value) else 0.0
+        if keep and not isinstance(tangent, Value):
+            tangent = Value(float(tangent))
+        results.append(_as_given(tangent, keep))
+    return shaped([_as_given(o, keep) for o in outs]), shaped(results)
 
 
 def vjp(func: Callable[..., Any], *primals: Any) -> tuple[Any, Callable[[Any], tuple[Any, ...]]]:
@@ -128,3 +138,66 @@ def grad(func: Callable[..., Any], argnums: int | tuple[int, ...] = 0) -> Callab
     the arguments ``argnums`` names, as ``torch.func.grad``: ``grad(grad(f))`` is f''."""
     both = grad_and_value(func, argnums)
     return lambda *args: both(*args)[0]
+
+
+def _jacobian(
+    func: Callable[..., Any], argnums: int | tuple[int, ...], function: str, forward: bool
+) -> Callable[..., Any]:
+    """The Jacobian of ``func`` with respect to the arguments ``argnums`` names: for each
+    output (its structure kept), the derivative by each argument (a tuple for a tuple of
+    argnums). By reverse mode a row per output, by forward mode a column per argument."""
+
+    def transformed(*args: Any) -> Any:
+        chosen = _argnums(argnums, len(args), function)
+        leaves, keep = _leaves(args, "args")
+        outs, shaped = _outputs(func(*leaves), function)
+        nodes = [o for o in outs if isinstance(o, Value)]
+        table: dict[tuple[int, int], Any] = {}  # (output, argument) -> derivative
+        if forward:
+            for j, k in enumerate(chosen):
+                found = forward_tangents(nodes, {leaves[k]: 1.0}, keep)
+                for i, o in enumerate(outs):
+                    table[i, j] = found.get(o, 0.0) if isinstance(o, Value) else 0.0
+        else:
+            for i, o in enumerate(outs):
+                row = (
+                    engine_grad(o, [leaves[k] for k in chosen], create_graph=keep)
+                    if isinstance(o, Value)
+                    else [0.0] * len(chosen)
+                )
+                table.update({(i, j): g for j, g in enumerate(row)})
+        rows = []
+        for i in range(len(outs)):
+            row = [_as_given(table[i, j], keep) for j in range(len(chosen))]
+            rows.append(row[0] if isinstance(argnums, int) else tuple(row))
+        return shaped(rows)
+
+    return transformed
+
+
+def jacrev(func: Callable[..., Any], argnums: int | tuple[int, ...] = 0) -> Callable[..., Any]:
+    """The Jacobian by reverse mode, a backward pass per output, as ``torch.func.jacrev``."""
+    return _jacobian(func, argnums, "jacrev", forward=False)
+
+
+def jacfwd(func: Callable[..., Any], argnums: int | tuple[int, ...] = 0) -> Callable[..., Any]:
+    """The Jacobian by forward mode, a forward pass per argument, as ``torch.func.jacfwd``."""
+    return _jacobian(func, argnums, "jacfwd", forward=True)
+
+
+def hessian(func: Callable[..., Any], argnums: int | tuple[int, ...] = 0) -> Callable[..., Any]:
+    """The Hessian, forward over reverse (``jacfwd(jacrev(func))``), as ``torch.func.hessian``."""
+    return jacfwd(jacrev(func, argnums), argnums)
+
+
+def hvp(
+    func: Callable[..., Any], primals: Sequence[Any], tangents: Sequence[Any]
+) -> tuple[Any, tuple[Any, ...]]:
+    """``(func(*primals), H·tangents)``, forward over reverse, as
+    ``torch.autograd.functional.hvp``: the Hessian of ``func`` (one number out) times the
+    tangents, one per primal, without forming the Hessian."""
+    every = tuple(range(len(primals)))
+    gradient = grad(func, argnums=every)
+    _, product = jvp(lambda *xs: gradient(*xs), primals, tangents)
+    value = grad_and_value(func, every)(*primals)[1]
+    return value, tuple(product)
