@@ -42,6 +42,7 @@ ALLOWED: dict[str, set[str]] = {
         "playground",
         "nn",
         "grading",
+        "func",
     },
 }
 

@@ -9,9 +9,11 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..expr import functions, operator_list, parse
+from ..func.forward import tangents
+from ..scalar.value import Value
 from ..verify.numeric import central_difference
 from ..viz.draw import to_dot, to_svg
-from ..viz.graph import json_number
+from ..viz.graph import NodeInfo, describe, ids, json_number, walk
 from ..viz.trace import trace
 from .common import UsageError, check_outputs, write_outputs
 
@@ -29,6 +31,11 @@ def add(commands: Any) -> None:
     grad.add_argument("values", metavar="NAME=VALUE", nargs="*")
     grad.add_argument("--json", action="store_true", help="print JSON instead of a table")
     grad.add_argument("--trace", action="store_true", help="add the backward pass step by step")
+    grad.add_argument(
+        "--forward",
+        action="store_true",
+        help="add forward mode step by step: one pass per input, carrying d(node)/d(input)",
+    )
     grad.add_argument("--svg", metavar="FILE", help="draw the graph as SVG into FILE")
     grad.add_argument("--dot", metavar="FILE", help="write the graph as Graphviz DOT into FILE")
     grad.set_defaults(run=run)
@@ -67,6 +74,12 @@ def run(args: argparse.Namespace) -> int:
         }
         if args.trace:
             report["trace"] = trace(out).to_json()
+        if args.forward:
+            names, columns = forward_steps(out, inputs)
+            report["forward"] = {
+                "nodes": [n.name for n in names],
+                "tangents": {k: [json_number(t) for t in c] for k, c in columns.items()},
+            }
         print(json.dumps(report))
         return 0
     print(f"{expression.text}  at  {', '.join(f'{n} = {v.data:g}' for n, v in inputs.items())}")
@@ -79,4 +92,45 @@ def run(args: argparse.Namespace) -> int:
     if args.trace:
         print("\nBackward pass, step by step:\n")
         print(trace(out).table())
+    if args.forward:
+        print(
+            f"\nForward mode, step by step: {len(inputs)} pass{'es' * (len(inputs) != 1)}, one "
+            "per input, each node's "
+            "tangent\nd(node)/d(input) made from its operands' as the forward pass makes its "
+            "value; the\noutput's row is the gradient, which backprop gets in one backward "
+            "pass:\n"
+        )
+        print(forward_table(out, inputs))
     return 0
+
+
+def forward_steps(
+    out: Value, inputs: dict[str, Value]
+) -> tuple[list[NodeInfo], dict[str, list[float]]]:
+    """The graph's nodes in forward order, and for each input the tangent of every node in a
+    forward pass seeded with d(input)/d(input) = 1."""
+    graph = walk(out)
+    nodes, _ = describe(out, graph)
+    order = list(ids(graph))  # the same forward order as the nodes
+    columns = {}
+    for name, v in inputs.items():
+        found = tangents([out], {v: 1.0}, create_graph=False)
+        columns[name] = [float(found.get(node, 0.0)) for node in order]
+    return nodes, columns
+
+
+def forward_table(out: Value, inputs: dict[str, Value]) -> str:
+    nodes, columns = forward_steps(out, inputs)
+    rows = [("step", "node", "op", "value", *(f"d/d{name}" for name in columns))]
+    for k, node in enumerate(nodes, 1):
+        op = node.op or ("input" if node.label else "const")
+        tangent = [f"{columns[name][k - 1]:.6g}" for name in columns]
+        rows.append((str(k), node.name, op, f"{node.data:.6g}", *tangent))
+    widths = [max(len(r[c]) for r in rows) for c in range(len(rows[0]))]
+    return "\n".join(
+        "  ".join(
+            cell.ljust(w) if c in (1, 2) else cell.rjust(w)
+            for c, (cell, w) in enumerate(zip(r, widths))
+        ).rstrip()
+        for r in rows
+    )
