@@ -13,8 +13,6 @@ from ..autograd.engine import grad as engine_grad
 from ..scalar.value import Value
 from .forward import tangents as forward_tangents
 
-Number = int | float
-
 
 def _leaves(primals: Sequence[Any], what: str) -> tuple[list[Value], bool]:
     """Values to call the function on: a Value as given (it may belong to an outer transform's
