@@ -14,7 +14,7 @@ from ..scalar.value import Value
 from ..verify.numeric import central_difference
 from ..viz.draw import to_dot, to_svg
 from ..viz.graph import NodeInfo, describe, ids, json_number, walk
-from ..viz.trace import trace
+from ..viz.trace import aligned, op_column, trace
 from .common import UsageError, check_outputs, write_outputs
 
 
@@ -123,14 +123,6 @@ def forward_table(out: Value, inputs: dict[str, Value]) -> str:
     nodes, columns = forward_steps(out, inputs)
     rows = [("step", "node", "op", "value", *(f"d/d{name}" for name in columns))]
     for k, node in enumerate(nodes, 1):
-        op = node.op or ("input" if node.label else "const")
         tangent = [f"{columns[name][k - 1]:.6g}" for name in columns]
-        rows.append((str(k), node.name, op, f"{node.data:.6g}", *tangent))
-    widths = [max(len(r[c]) for r in rows) for c in range(len(rows[0]))]
-    return "\n".join(
-        "  ".join(
-            cell.ljust(w) if c in (1, 2) else cell.rjust(w)
-            for c, (cell, w) in enumerate(zip(r, widths))
-        ).rstrip()
-        for r in rows
-    )
+        rows.append((str(k), node.name, op_column(node), f"{node.data:.6g}", *tangent))
+    return aligned(rows, right=set(range(len(rows[0]))) - {1, 2})  # node and op: left

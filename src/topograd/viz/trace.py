@@ -16,7 +16,7 @@ gradient is kept for it.
 from __future__ import annotations
 
 import html
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -54,7 +54,7 @@ class Trace:
         """The steps as rows of text, a header first: a row per contribution, the node's own
         columns on its first row only."""
         names = {n.id: n.name for n in self.nodes}
-        ops = {n.id: n.op or ("input" if n.label else "const") for n in self.nodes}
+        ops = {n.id: op_column(n) for n in self.nodes}
         rows: list[tuple[str, ...]] = [
             ("step", "node", "op", "gradient", "-> operand", "partial", "contribution", "total")
         ]
@@ -77,16 +77,8 @@ class Trace:
 
     def table(self) -> str:
         """The steps as an aligned table of text."""
-        rows = self.rows()
-        widths = [max(len(r[c]) for r in rows) for c in range(len(rows[0]))]
-        widths[1] = max(widths[1], *(len(n.name) for n in self.nodes))
-        return "\n".join(
-            "  ".join(
-                cell.rjust(w) if c in RIGHT else cell.ljust(w)
-                for c, (cell, w) in enumerate(zip(r, widths))
-            ).rstrip()
-            for r in rows
-        )
+        widest_name = max(len(n.name) for n in self.nodes)
+        return aligned(self.rows(), RIGHT, least={1: widest_name})
 
     def _repr_pretty_(self, printer: Any, cycle: bool) -> None:
         """The table as IPython prints a cell's value."""
@@ -131,6 +123,30 @@ class Trace:
 
 
 RIGHT = {0, 3, 5, 6, 7}  # the columns of numbers
+
+
+def op_column(node: NodeInfo) -> str:
+    """A node's op as a table shows it: the op's symbol, or "input" (a labelled leaf) or
+    "const"."""
+    return node.op or ("input" if node.label else "const")
+
+
+def aligned(
+    rows: Sequence[Sequence[str]], right: Iterable[int], least: dict[int, int] | None = None
+) -> str:
+    """Rows of text as a table: each column as wide as its widest cell (or as ``least`` says,
+    column -> width), the columns in ``right`` aligned right and the others left."""
+    right = set(right)
+    widths = [max(len(r[c]) for r in rows) for c in range(len(rows[0]))]
+    for c, width in (least or {}).items():
+        widths[c] = max(widths[c], width)
+    return "\n".join(
+        "  ".join(
+            cell.rjust(w) if c in right else cell.ljust(w)
+            for c, (cell, w) in enumerate(zip(r, widths))
+        ).rstrip()
+        for r in rows
+    )
 
 
 def _num(x: float) -> str:
