@@ -7,6 +7,7 @@ BIN := $(VENV)/bin
 
 demo: $(VENV)/.demo
 	$(BIN)/topograd demo --out out
+	$(BIN)/topograd modes --out out
 	$(BIN)/topograd train --dataset moons --steps 100 --plot out/moons.png --save out/moons.json
 	$(BIN)/topograd train --dataset digits --plot out/digits.png --save out/digits.npz
 

@@ -116,12 +116,14 @@ def test_bad_calls_name_the_argument() -> None:
         tg.func.jvp(lambda x: x, 1.0, 1.0)  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="argnums 3 out of range for 3 positional arguments"):
         tg.func.grad(lesson, argnums=3)(*POINT)
-    with pytest.raises(TypeError, match="must return a Value or a number"):
+    with pytest.raises(TypeError, match=r"must return one number .* not a list"):
         tg.func.grad(lambda x: [x])(1.0)
-    with pytest.raises(TypeError, match="args\\[0\\] must be a number or a Value"):
+    with pytest.raises(TypeError, match="args\\[0\\] must be a number, a Value, an array"):
         tg.func.grad(lambda x: x)("1")
-    with pytest.raises(TypeError, match="must return a Value or a number"):
+    with pytest.raises(TypeError, match="given numbers or Values but returned a Tensor"):
         tg.func.jvp(lambda x: tg.Tensor([x.data]).sum(), (1.0,), (1.0,))
+    with pytest.raises(TypeError, match="must return Values, numbers, Tensors or arrays"):
+        tg.func.jvp(lambda x: "x", (1.0,), (1.0,))
 
 
 def pair(x: object, y: object) -> tuple[object, object]:

@@ -25,7 +25,7 @@ ALLOWED: dict[str, set[str]] = {
     "verify": {"autograd", "ops", "scalar", "tensor"},
     "viz": {"autograd", "ops", "scalar"},
     "expr": {"autograd", "ops", "scalar"},
-    "func": {"autograd", "scalar"},
+    "func": {"autograd", "ops", "scalar", "tensor"},
     "grading": {"verify"},
     "notebook": {"autograd", "scalar", "playground"},
     "train": {"disk", "autograd", "ops", "scalar", "tensor", "nn", "optim"},

@@ -238,7 +238,9 @@ def grad(
     """d output / d input for each input, touching no ``.grad``: zeros where the output does not
     depend on an input. ``grad_outputs`` is the upstream gradient (1 by default, for an output
     of one element). With ``create_graph=True`` the results are nodes themselves, with a graph
-    that ``grad`` can differentiate again (as ``torch.autograd.grad``).
+    that ``grad`` can differentiate again, through ``grad_outputs`` too where it is a node (as
+    ``torch.autograd.grad``). ``output`` may be a list of outputs, ``grad_outputs`` then a list
+    of their upstream gradients: the result is the sum over them, each rule run once.
 
     >>> import topograd as tg
     >>> x = tg.Value(2.0)
@@ -247,10 +249,22 @@ def grad(
     >>> dy.data, d2y
     (12.0, 12.0)
     """
-    kind = _kind(output, "grad", "output")
+    several = isinstance(output, (tuple, list))
+    outputs = list(output) if several else [output]
+    upstream = list(grad_outputs) if several and grad_outputs is not None else [grad_outputs]
+    if not several:
+        kind = _kind(output, "grad", "output")
+    elif not outputs or (grad_outputs is not None and len(outputs) != len(upstream)):
+        raise ValueError(f"grad() got {len(outputs)} outputs but {len(upstream)} grad_outputs")
+    else:
+        kind = _same_kind("grad", "outputs", outputs)
+        upstream = upstream if grad_outputs is not None else [None] * len(outputs)
     inputs = [inputs] if kind_of(inputs) is not None else list(inputs)
     if inputs and _same_kind("grad", "inputs", inputs) is not kind:
         raise TypeError("grad() takes an output and inputs of one kind: Values or Tensors")
     capture: dict[Any, Any] = dict.fromkeys(inputs)
-    _propagate([output], [kind.seed(output, grad_outputs)], create_graph, capture)
+    seeds = [kind.seed(o, g) for o, g in zip(outputs, upstream)]
+    if create_graph:  # an upstream gradient that is a node stays one: the result depends on it
+        seeds = [g if kind_of(g) is kind else s for s, g in zip(seeds, upstream)]
+    _propagate(outputs, seeds, create_graph, capture)
     return [kind.as_grad(node, capture[node], create_graph) for node in inputs]

@@ -24,7 +24,8 @@ class Kind(Protocol):
     """A data kind, as the engine, the checks and the drawings see it.
 
     ``op``/``operands``/``params`` tell how a node was made; ``inputs`` are the operands
-    gradients flow to; ``vjp`` gives one contribution per input; the rest is bookkeeping of
+    gradients flow to; ``vjp`` gives one contribution per input, ``jvp`` the node's tangent
+    (forward mode) from theirs; the rest is bookkeeping of
     ``.grad`` and seeds. ``apply`` runs an op of the registry on arguments of this kind.
     """
 
@@ -42,6 +43,9 @@ class Kind(Protocol):
     def inputs(self, node: Any) -> Sequence[Any]: ...
 
     def vjp(self, node: Any, grad: Any, create_graph: bool) -> Sequence[Any]: ...
+
+    # forward mode: the node's tangent from its inputs' (one per input, None: none); None: 0
+    def jvp(self, node: Any, tangents: Sequence[Any], create_graph: bool) -> Any: ...
 
     def accumulate(self, node: Any, grad: Any) -> None: ...
 

@@ -97,6 +97,7 @@ class Op:
         "derivative",
         "differs",
         "domain",
+        "forward",
         "maths",
         "name",
         "rule",
@@ -146,6 +147,10 @@ class Op:
         # which data the rule reads at backward (input indices, OUT), as PyTorch saves them:
         # a write in place to anything else is harmless; None: all inputs and the output
         self.saves = saves
+        # forward mode runs the rule forward (Σ partial x tangent); an op whose forward mode
+        # PyTorch computes in another form, with other IEEE results, has it here: it takes the
+        # tangent of each operand (None: none), the inputs and the output
+        self.forward: Callable[..., Any] | None = None
 
     @overload
     def __call__(self, x: T, /) -> T: ...

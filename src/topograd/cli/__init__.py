@@ -1,5 +1,5 @@
 """The ``topograd`` command line, one module per command: ``demo``, ``grad``, ``train``,
-``playground``, ``check``, ``ops``, ``grade``. A new command is a module with
+``playground``, ``check``, ``ops``, ``grade``, ``modes``. A new command is a module with
 ``add(commands)`` and a line below.
 
 Every refusal of user input is one line, ``error: ...``, on stderr, and exit status 2. Output
@@ -20,10 +20,10 @@ from collections.abc import Iterator, Sequence
 from typing import Any, TextIO
 
 from ..expr import ExpressionError
-from . import check, demo, grad, grade, ops, playground, train
+from . import check, demo, grad, grade, modes, ops, playground, train
 from .common import Parser, UsageError
 
-COMMANDS = (demo, grad, train, playground, check, ops, grade)
+COMMANDS = (demo, grad, train, playground, check, ops, grade, modes)
 
 
 def parser() -> argparse.ArgumentParser:

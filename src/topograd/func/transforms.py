@@ -1,7 +1,11 @@
-"""The function transforms, with ``torch.func``'s names and signatures, on Values and
-numbers: numbers in, numbers out; Values in, Values out, differentiable again (so transforms
-compose). ``jvp`` runs forward mode (``forward.py``); ``vjp``, ``grad`` and
-``grad_and_value`` run reverse mode (the engine's ``grad``).
+"""The function transforms, with ``torch.func``'s names and signatures, on numbers and Values,
+arrays and Tensors (``arguments.py``: results come back in the form the arguments were given,
+differentiable again where they were nodes, so transforms compose). ``jvp`` and ``jacfwd`` run
+forward mode (``forward.py``); ``vjp``, ``grad``, ``grad_and_value`` and ``jacrev`` run
+reverse mode (the engine's ``grad``).
+
+The function is called with recording on: a ``no_grad`` around a transform does not stop it
+(as ``torch.func``), one inside the function does stop what it covers.
 """
 
 from __future__ import annotations
@@ -10,93 +14,115 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from ..autograd.engine import grad as engine_grad
-from ..scalar.value import Value
+from ..autograd.kinds import kind_of
+from ..autograd.modes import recording
+from ..scalar.value import Value, is_real
+from . import arguments
+from .arguments import Calling, Structure, basis, columns, rows, shape, shaped
 from .forward import tangents as forward_tangents
 
 
-def _leaves(primals: Sequence[Any], what: str) -> tuple[list[Value], bool]:
-    """Values to call the function on: a Value as given (it may belong to an outer transform's
-    graph), a number as a new leaf; and whether any was a Value."""
-    leaves, any_value = [], False
-    for k, p in enumerate(primals):
-        if isinstance(p, Value):
-            leaves.append(p)
-            any_value = True
-        elif isinstance(p, (int, float)) and not isinstance(p, bool):
-            leaves.append(Value(float(p)))
-        else:
-            raise TypeError(f"{what}[{k}] must be a number or a Value, got {type(p).__name__}")
-    return leaves, any_value
+def _call(
+    func: Callable[..., Any], leaves: list[Any], function: str
+) -> tuple[list[Any], Structure | None]:
+    with recording(True):
+        outs, structure = arguments.outputs(func(*leaves), function)
+    tensors = bool(leaves) and not isinstance(leaves[0], Value)
+    for o in outs:
+        if _is_node(o) and isinstance(o, Value) == tensors:
+            given, got = (
+                ("arrays or Tensors", "a Value") if tensors else ("numbers or Values", "a Tensor")
+            )
+            raise TypeError(f"{function}: the function was given {given} but returned {got}")
+    return outs, structure
 
 
-def _scalar_output(out: Any, function: str) -> Value | float:
-    if isinstance(out, Value):
-        return out
-    if isinstance(out, (int, float)) and not isinstance(out, bool):
-        return float(out)
-    raise TypeError(f"{function}: the function must return a Value or a number, got {out!r}")
+def _is_node(x: Any) -> bool:
+    return kind_of(x) is not None
 
 
-def _outputs(out: Any, function: str) -> tuple[list[Value | float], Callable[[list[Any]], Any]]:
-    """The function's outputs as a flat list (one Value or number, or a tuple or list of
-    them), and how to give results the same structure."""
-    if isinstance(out, (tuple, list)):
-        kind = type(out)
-        return [_scalar_output(o, function) for o in out], lambda xs: kind(xs)
-    return [_scalar_output(out, function)], lambda xs: xs[0]
+def _direction(t: Any, of: Any, calling: Calling, what: str, whose: str) -> Any:
+    """A tangent or cotangent checked against what it goes with (``of``, its ``whose``): the
+    same family and shape. A node stays one where results keep their graph."""
+    if calling.tensors:
+        if not arguments.is_tensor_like(t) and not is_real(t):
+            raise TypeError(f"{what} must be an array or a Tensor, got {type(t).__name__}")
+        if shape(t) != shape(of):
+            raise ValueError(
+                f"{what} has shape {shape(t)} but its {whose} has shape {shape(of)}: they must "
+                "match"
+            )
+    elif isinstance(t, bool) or not (is_real(t) or kind_of(t) is not None):
+        raise TypeError(f"{what} must be a number or a Value, got {type(t).__name__}")
+    elif kind_of(t) is not None and kind_of(t).name != "scalar":  # type: ignore[union-attr]
+        raise TypeError(f"{what} is a Tensor among numbers or Values: give one kind")
+    if _is_node(t) and calling.keep:
+        return t
+    data = t.data if _is_node(t) else t
+    return arguments.array(data) if calling.tensors else float(data)
 
 
-def _as_given(x: Any, keep_values: bool) -> Any:
-    return x if keep_values or not isinstance(x, Value) else x.data
+def _keeps(calling: Calling, given: Sequence[Any]) -> None:
+    """A tangent or cotangent that is part of a graph makes the results keep theirs."""
+    if any(_is_node(t) and (not calling.tensors or t.requires_grad) for t in given):
+        calling.keep = True
 
 
 def jvp(
     func: Callable[..., Any], primals: Sequence[Any], tangents: Sequence[Any]
 ) -> tuple[Any, Any]:
     """``(func(*primals), J·tangents)``: forward mode, as ``torch.func.jvp``. ``primals`` and
-    ``tangents`` are tuples of numbers or Values of the same length; the tangent out is the
-    directional derivative of ``func`` at ``primals`` along ``tangents``."""
+    ``tangents`` are tuples of the same length, each tangent of its primal's shape; the tangent
+    out is the directional derivative of ``func`` at ``primals`` along ``tangents``."""
     if not isinstance(primals, (tuple, list)) or not isinstance(tangents, (tuple, list)):
         raise TypeError("jvp(func, primals, tangents): primals and tangents must be tuples")
     if len(primals) != len(tangents):
         raise ValueError(
             f"jvp: {len(primals)} primals but {len(tangents)} tangents: one tangent per primal"
         )
-    leaves, keep = _leaves(primals, "primals")
-    for k, t in enumerate(tangents):
-        if not isinstance(t, (int, float, Value)) or isinstance(t, bool):
-            raise TypeError(f"tangents[{k}] must be a number or a Value, got {type(t).__name__}")
-    keep = keep or any(isinstance(t, Value) for t in tangents)
-    outs, shaped = _outputs(func(*leaves), "jvp")
+    leaves, calling = arguments.leaves(primals, "primals")
+    _keeps(calling, tangents)
     seeds: dict[Any, Any] = {}
-    for leaf, t in zip(leaves, tangents):
+    for k, (leaf, t) in enumerate(zip(leaves, tangents)):
+        t = _direction(t, leaf, calling, f"tangents[{k}]", "primal")
         seeds[leaf] = t if leaf not in seeds else seeds[leaf] + t
-    found = forward_tangents([o for o in outs if isinstance(o, Value)], seeds, keep)
+    outs, structure = _call(func, leaves, "jvp")
+    found = forward_tangents([o for o in outs if _is_node(o)], seeds, calling.keep)
     results = []
     for o in outs:
-        tangent = found.get(o, 0.0) if isinstance(o, Value) else 0.0
-        if keep and not isinstance(tangent, Value):
-            tangent = Value(float(tangent))
-        results.append(_as_given(tangent, keep))
-    return shaped([_as_given(o, keep) for o in outs]), shaped(results)
+        tangent = found.get(o) if _is_node(o) else None
+        results.append(calling.give(calling.zeros(shape(o)) if tangent is None else tangent))
+    return shaped([calling.give(o) for o in outs], structure), shaped(results, structure)
 
 
 def vjp(func: Callable[..., Any], *primals: Any) -> tuple[Any, Callable[[Any], tuple[Any, ...]]]:
-    """``(func(*primals), vjp_fn)``, as ``torch.func.vjp``: ``vjp_fn(cotangent)`` gives the
-    cotangent times the derivative for each primal, a tuple."""
-    leaves, keep = _leaves(primals, "primals")
-    out = _scalar_output(func(*leaves), "vjp")
+    """``(func(*primals), vjp_fn)``, as ``torch.func.vjp``: ``vjp_fn(cotangents)`` (one per
+    output, in the outputs' structure and shapes) gives the cotangents times the derivative for
+    each primal, a tuple."""
+    leaves, calling = arguments.leaves(primals, "primals")
+    outs, structure = _call(func, leaves, "vjp")
+    several = structure is not None
 
-    def vjp_fn(cotangent: Any) -> tuple[Any, ...]:
-        if isinstance(cotangent, bool) or not isinstance(cotangent, (int, float, Value)):
-            raise TypeError(f"vjp_fn takes a number or a Value, got {type(cotangent).__name__}")
-        if not isinstance(out, Value):
-            return tuple(0.0 for _ in leaves)
-        upstream = cotangent if isinstance(cotangent, Value) else float(cotangent)
-        found = engine_grad(out, leaves, upstream, create_graph=keep)
-        return tuple(_as_given(g, keep) for g in found)
+    def vjp_fn(cotangents: Any) -> tuple[Any, ...]:
+        given = list(cotangents) if several and isinstance(cotangents, (tuple, list)) else None
+        if several and (given is None or len(given) != len(outs)):
+            raise ValueError(f"vjp_fn takes {len(outs)} cotangents, one per output, as a tuple")
+        given = given if given is not None else [cotangents]
+        answer = Calling(calling.tensors, calling.keep, calling.wrapped)
+        _keeps(answer, given)
+        checked = [
+            _direction(c, o, answer, f"cotangent {k}", "output")
+            for k, (c, o) in enumerate(zip(given, outs))
+        ]
+        nodes = [(o, c) for o, c in zip(outs, checked) if _is_node(o)]
+        if not nodes:
+            return tuple(answer.give(answer.zeros(shape(leaf))) for leaf in leaves)
+        found = engine_grad(
+            [o for o, _ in nodes], leaves, [c for _, c in nodes], create_graph=answer.keep
+        )
+        return tuple(answer.give(g) for g in found)
 
-    return _as_given(out, keep), vjp_fn
+    return shaped([calling.give(o) for o in outs], structure), vjp_fn
 
 
 def _argnums(argnums: int | tuple[int, ...], count: int, function: str) -> tuple[int, ...]:
@@ -109,6 +135,15 @@ def _argnums(argnums: int | tuple[int, ...], count: int, function: str) -> tuple
     return tuple(k % count for k in chosen)
 
 
+def _one_number(out: Any) -> Any:
+    if shape(out) != ():
+        raise ValueError(
+            "grad: the function must return one number (a Value, a float or a 0-d Tensor), "
+            f"got an output of shape {shape(out)}; use jacrev or vjp for more"
+        )
+    return out
+
+
 def grad_and_value(
     func: Callable[..., Any], argnums: int | tuple[int, ...] = 0
 ) -> Callable[..., tuple[Any, Any]]:
@@ -118,15 +153,21 @@ def grad_and_value(
 
     def transformed(*args: Any) -> tuple[Any, Any]:
         chosen = _argnums(argnums, len(args), "grad")
-        leaves, keep = _leaves(args, "args")
-        out = _scalar_output(func(*leaves), "grad")
+        leaves, calling = arguments.leaves(args, "args")
+        outs, structure = _call(func, leaves, "grad")
+        if structure is not None:
+            raise TypeError(
+                "grad: the function must return one number (a Value, a float or a 0-d Tensor), "
+                f"not a {type(structure([])).__name__}; use jacrev or vjp for several"
+            )
+        out = _one_number(outs[0])
         targets = [leaves[k] for k in chosen]
-        if isinstance(out, Value):
-            found = [_as_given(g, keep) for g in engine_grad(out, targets, create_graph=keep)]
+        if _is_node(out):
+            found = engine_grad(out, targets, create_graph=calling.keep)
         else:
-            found = [0.0 for _ in targets]
-        gradient = found[0] if isinstance(argnums, int) else tuple(found)
-        return gradient, _as_given(out, keep)
+            found = [calling.zeros(shape(leaf)) for leaf in targets]
+        given = [calling.give(g) for g in found]
+        return (given[0] if isinstance(argnums, int) else tuple(given)), calling.give(out)
 
     return transformed
 
@@ -143,43 +184,62 @@ def _jacobian(
 ) -> Callable[..., Any]:
     """The Jacobian of ``func`` with respect to the arguments ``argnums`` names: for each
     output (its structure kept), the derivative by each argument (a tuple for a tuple of
-    argnums). By reverse mode a row per output, by forward mode a column per argument."""
+    argnums), of shape output.shape + argument.shape. By reverse mode a backward pass per
+    element of the outputs, by forward mode a forward pass per element of the arguments."""
 
     def transformed(*args: Any) -> Any:
         chosen = _argnums(argnums, len(args), function)
-        leaves, keep = _leaves(args, "args")
-        outs, shaped = _outputs(func(*leaves), function)
-        nodes = [o for o in outs if isinstance(o, Value)]
-        table: dict[tuple[int, int], Any] = {}  # (output, argument) -> derivative
-        if forward:
-            for j, k in enumerate(chosen):
-                found = forward_tangents(nodes, {leaves[k]: 1.0}, keep)
-                for i, o in enumerate(outs):
-                    table[i, j] = found.get(o, 0.0) if isinstance(o, Value) else 0.0
-        else:
-            for i, o in enumerate(outs):
-                row = (
-                    engine_grad(o, [leaves[k] for k in chosen], create_graph=keep)
-                    if isinstance(o, Value)
-                    else [0.0] * len(chosen)
-                )
-                table.update({(i, j): g for j, g in enumerate(row)})
-        rows = []
+        leaves, calling = arguments.leaves(args, "args")
+        outs, structure = _call(func, leaves, function)
+        targets = [leaves[k] for k in chosen]
+        table = (_by_columns if forward else _by_rows)(outs, targets, calling)
+        found = []
         for i in range(len(outs)):
-            row = [_as_given(table[i, j], keep) for j in range(len(chosen))]
-            rows.append(row[0] if isinstance(argnums, int) else tuple(row))
-        return shaped(rows)
+            row = [calling.give(table[i, j]) for j in range(len(targets))]
+            found.append(row[0] if isinstance(argnums, int) else tuple(row))
+        return shaped(found, structure)
 
     return transformed
 
 
+Table = dict[tuple[int, int], Any]  # (output, argument) -> derivative
+
+
+def _by_rows(outs: list[Any], targets: list[Any], calling: Calling) -> Table:
+    """Reverse mode: a backward pass per element of each output."""
+    table: Table = {}
+    for i, o in enumerate(outs):
+        if not _is_node(o):
+            table.update(
+                {(i, j): calling.zeros(shape(o) + shape(t)) for j, t in enumerate(targets)}
+            )
+            continue
+        passes = [engine_grad(o, targets, seed, create_graph=calling.keep) for seed in basis(o)]
+        for j, t in enumerate(targets):
+            table[i, j] = rows([p[j] for p in passes], shape(o), shape(t))
+    return table
+
+
+def _by_columns(outs: list[Any], targets: list[Any], calling: Calling) -> Table:
+    """Forward mode: a forward pass per element of each argument."""
+    table: Table = {}
+    nodes = [o for o in outs if _is_node(o)]
+    for j, t in enumerate(targets):
+        passes = [forward_tangents(nodes, {t: seed}, calling.keep) for seed in basis(t)]
+        for i, o in enumerate(outs):
+            found = [p.get(o) if _is_node(o) else None for p in passes]
+            pieces = [calling.zeros(shape(o)) if f is None else f for f in found]
+            table[i, j] = columns(pieces, shape(o), shape(t))
+    return table
+
+
 def jacrev(func: Callable[..., Any], argnums: int | tuple[int, ...] = 0) -> Callable[..., Any]:
-    """The Jacobian by reverse mode, a backward pass per output, as ``torch.func.jacrev``."""
+    """The Jacobian by reverse mode, as ``torch.func.jacrev``."""
     return _jacobian(func, argnums, "jacrev", forward=False)
 
 
 def jacfwd(func: Callable[..., Any], argnums: int | tuple[int, ...] = 0) -> Callable[..., Any]:
-    """The Jacobian by forward mode, a forward pass per argument, as ``torch.func.jacfwd``."""
+    """The Jacobian by forward mode, as ``torch.func.jacfwd``."""
     return _jacobian(func, argnums, "jacfwd", forward=True)
 
 
@@ -195,7 +255,6 @@ def hvp(
     ``torch.autograd.functional.hvp``: the Hessian of ``func`` (one number out) times the
     tangents, one per primal, without forming the Hessian."""
     every = tuple(range(len(primals)))
-    gradient = grad(func, argnums=every)
-    _, product = jvp(lambda *xs: gradient(*xs), primals, tangents)
-    value = grad_and_value(func, every)(*primals)[1]
-    return value, tuple(product)
+    both = grad_and_value(func, every)
+    _, product = jvp(lambda *xs: both(*xs)[0], primals, tangents)
+    return both(*primals)[1], tuple(product)

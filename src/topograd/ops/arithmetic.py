@@ -99,6 +99,17 @@ def div(grad: Any, x: Any, y: Any, out: Any) -> tuple[Any, Any]:
     return div(grad, y), -grad * div(div(x, y), y)
 
 
+def div_tangent(tx: Any, ty: Any, x: Any, y: Any, out: Any) -> Any:
+    """(t_x - t_y · out) / y, as PyTorch's forward mode computes it: at y = 0 a tangent along
+    y alone is -inf x sign, where t_x / y - t_y x / y² would be 0 / 0 = nan"""
+    if ty is None:
+        return div(tx, y)
+    return div(-(ty * out) if tx is None else tx - ty * out, y)
+
+
+div.forward = div_tangent
+
+
 @register(
     "neg", "-x", scalar=operator.neg, array="negative", symbol="-", torch="torch.neg", domain=(ANY,)
 )

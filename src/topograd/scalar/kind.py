@@ -115,6 +115,29 @@ class ScalarKind:
             return op.rule(grad, *operands, node)
         return op.rule(grad, *[v.data for v in operands], node.data)
 
+    def jvp(self, node: Value, tangents: Sequence[Any], create_graph: bool) -> Any:
+        """Forward mode: ``node``'s tangent from its inputs' (None: none). Every node is one
+        number, so the rule fed an input's tangent gives that input's share: the partial times
+        the tangent (a selection included: relu's rule gives 0 whatever it is fed where the
+        input is cut off). An op with a forward rule of its own (``Op.forward``) runs it."""
+        op = node._made_by
+        if op.forward is not None:
+            given = iter(tangents)
+            operands = self.operands(node)
+            per_operand = [next(given) if type(o) is Value else None for o in operands]
+            if create_graph:
+                return op.forward(*per_operand, *operands, node)
+            datas = [o.data if type(o) is Value else o for o in operands]
+            return op.forward(*per_operand, *datas, node.data)
+        total = None
+        for i, tangent in enumerate(tangents):
+            if tangent is None:
+                continue
+            share = self.vjp(node, tangent, create_graph)[i]
+            if share is not None:
+                total = share if total is None else total + share
+        return total
+
     def accumulate(self, node: Value, grad: Any) -> None:
         # the first gradient replaces NO_GRADIENT (a first -0.0 keeps its sign); later ones add
         # (a .grad set to None by hand counts as none too)
@@ -130,6 +153,8 @@ class ScalarKind:
     def seed(self, node: Value, gradient: Any) -> float:
         if gradient is None:
             return 1.0
+        if isinstance(gradient, Value):
+            gradient = gradient.data
         if type(gradient) is not float and not is_real(gradient):
             raise TypeError(f"backward() takes a real number as grad, got {describe(gradient)}")
         seed = float(gradient)

@@ -15,9 +15,12 @@ from typing import Any
 
 import numpy as np
 
+from ..autograd.engine import grad as engine_grad
 from ..autograd.kinds import register_kind
+from ..autograd.modes import recording
 from ..autograd.registry import OUT, Op
 from ..autograd.versions import WRITES, changed, first_changed, refuse_if_stale, restamp
+from ..ops.shapes import broadcast_to
 from .broadcast import unbroadcast
 from .tensor import NUMBERS, Array, Tensor, apply, checksums, constant
 
@@ -49,20 +52,7 @@ class TensorKind:
         return node._needed
 
     def vjp(self, node: Tensor, grad: Any, create_graph: bool) -> list[Any]:
-        op = node._op
-        assert op is not None
-        params = node._params
-        if op.takes_needs:
-            params = {**(params or {}), "needs": node._needs}
-        if create_graph:
-            xs: list[Any] = list(node._inputs)
-            out: Any = node
-            grad = grad if isinstance(grad, Tensor) else constant(grad)
-        else:
-            xs = [t if type(t) in NUMBERS else t.data for t in node._inputs]  # type: ignore[union-attr]
-            out = node.data
-        with np.errstate(all="ignore"):  # IEEE results (inf, nan) in backward too, never a warning
-            grads = op.rule(grad, *xs, out, **params) if params else op.rule(grad, *xs, out)
+        grads = _rule(node, grad, create_graph)
         contributions: list[Any] = []
         for x, g, need in zip(node._inputs, grads, node._needs, strict=True):
             if need:
@@ -76,6 +66,20 @@ class TensorKind:
                     g = g.copy() if isinstance(g, np.ndarray) else g * 1.0
                 contributions.append(g)
         return contributions
+
+    def jvp(self, node: Tensor, tangents: Sequence[Any], create_graph: bool) -> Any:
+        """Forward mode: ``node``'s tangent from its inputs' (None: none). An op applied element
+        by element runs its rule forward, fed each input's tangent in the output's shape (the
+        rule is the partial times what it is fed); any other op's tangent is the transpose of
+        its VJP, which is linear in the cotangent: J t = d<VJP(g), t>/dg."""
+        op = node._op
+        assert op is not None
+        with np.errstate(all="ignore"):
+            if op.forward is not None:
+                return _forward(node, tangents, create_graph)
+            if op.elementwise:
+                return _pushed(node, tangents, create_graph)
+            return _transposed(self, node, tangents, create_graph)
 
     def accumulate(self, node: Tensor, grad: Any) -> None:
         if node._inputs and not node._retain:
@@ -151,6 +155,75 @@ class TensorKind:
 
     def ieee(self) -> np.errstate:
         return np.errstate(all="ignore")  # inf - inf is nan, 1e308 * 10 is inf: no warning
+
+
+def _rule(node: Tensor, grad: Any, create_graph: bool) -> Sequence[Any]:
+    """The op's rule run on ``grad``: one contribution per operand, in the output's shape."""
+    op = node._op
+    assert op is not None
+    params = node._params
+    if op.takes_needs:
+        params = {**(params or {}), "needs": node._needs}
+    if create_graph:
+        xs: list[Any] = list(node._inputs)
+        out: Any = node
+        grad = grad if isinstance(grad, Tensor) else constant(grad)
+    else:
+        xs = [t if type(t) in NUMBERS else t.data for t in node._inputs]  # type: ignore[union-attr]
+        out = node.data
+    with np.errstate(all="ignore"):  # IEEE results (inf, nan) in backward too, never a warning
+        return op.rule(grad, *xs, out, **params) if params else op.rule(grad, *xs, out)
+
+
+def _forward(node: Tensor, tangents: Sequence[Any], create_graph: bool) -> Any:
+    """The op's forward rule of its own, fed each operand's tangent (None: none)."""
+    op = node._op
+    assert op is not None and op.forward is not None
+    given = iter(tangents)
+    per_operand = [next(given) if need else None for need in node._needs]
+    if create_graph:
+        found = op.forward(*per_operand, *node._inputs, node)
+    else:
+        datas = [t if type(t) in NUMBERS else t.data for t in node._inputs]  # type: ignore[union-attr]
+        found = op.forward(*per_operand, *datas, node.data)
+    return found if found.shape == node.shape else broadcast_to(found, shape=node.shape)
+
+
+def _pushed(node: Tensor, tangents: Sequence[Any], create_graph: bool) -> Any:
+    """Σ_i rule(tangent_i)[i] for an op applied element by element."""
+    operands = [k for k, need in enumerate(node._needs) if need]
+    total = None
+    for k, tangent in zip(operands, tangents, strict=True):
+        if tangent is None:
+            continue
+        fed = tangent if tangent.shape == node.shape else broadcast_to(tangent, shape=node.shape)
+        share = _rule(node, fed, create_graph)[k]
+        if share is None:
+            continue
+        if type(share) in NUMBERS:  # a choice made at once: the same for every element
+            share = np.full(node.shape, share, node.dtype)
+        elif share.shape != node.shape:
+            share = broadcast_to(share, shape=node.shape)
+        total = share if total is None else total + share
+    return total
+
+
+def _transposed(kind: TensorKind, node: Tensor, tangents: Sequence[Any], create_graph: bool) -> Any:
+    """Σ_i J_i t_i as the gradient, by g, of Σ_i <VJP(g)_i, t_i>: a backward through the graph
+    of the op's own rule, recorded on a cotangent leaf g."""
+    if all(t is None for t in tangents):
+        return None
+    cotangent = Tensor(np.zeros(node.shape, node.dtype), requires_grad=True)
+    with recording(True):
+        contributions = kind.vjp(node, cotangent, True)
+        total: Any = 0.0
+        for c, t in zip(contributions, tangents, strict=True):
+            if t is not None:
+                total = total + (c * t).sum()
+    if not isinstance(total, Tensor) or not total.requires_grad:
+        return None  # the op passes nothing back: its tangent is zero
+    (found,) = engine_grad(total, [cotangent], create_graph=create_graph)
+    return found
 
 
 TENSOR = TensorKind()

@@ -1,0 +1,147 @@
+"""``topograd modes``: why reverse mode, measured. The full Jacobian of f: Rⁿ → Rᵐ,
+f(x) = tanh(A tanh(x)) with A an m × n matrix, by forward mode (``jacfwd``: a forward pass per
+input) and by reverse mode (``jacrev``: a backward pass per output), for n and then m from 1 to
+1000 with the other fixed at 10; a table, and both curves plotted into modes.png.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+from ..disk import write_atomically
+from ..func import jacfwd, jacrev
+from .common import UsageError
+
+SIZES = (1, 3, 10, 30, 100, 300, 1000)
+FIXED = 10  # the other side's size while one side grows
+
+
+def add(commands: Any) -> None:
+    modes = commands.add_parser(
+        "modes",
+        help="time the Jacobian of f: R^n -> R^m by forward and by reverse mode; plot it",
+        description="Time the full Jacobian of f(x) = tanh(A tanh(x)), A an m x n matrix, by "
+        "forward mode (jacfwd, a pass per input) and reverse mode (jacrev, a pass per output), "
+        "for n from 1 to 1000 with m = 10, then m from 1 to 1000 with n = 10, and plot both "
+        "into OUT/modes.png (matplotlib: pip install 'topograd[demo]').",
+    )
+    modes.add_argument("--out", default="out", help="folder for modes.png (default: out)")
+    modes.add_argument(
+        "--sizes",
+        type=_sizes,
+        default=SIZES,
+        help="the sizes n and m take, comma-separated (default: 1,3,10,30,100,300,1000)",
+    )
+    modes.set_defaults(run=run)
+
+
+def _sizes(text: str) -> tuple[int, ...]:
+    try:
+        sizes = tuple(int(part) for part in text.split(","))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"sizes are whole numbers, got {text!r}") from None
+    if not sizes or min(sizes) < 1 or max(sizes) > 5000:
+        raise argparse.ArgumentTypeError(f"sizes are from 1 to 5000, got {text!r}")
+    return sizes
+
+
+def problem(n: int, m: int) -> tuple[Callable[[Any], Any], Any]:
+    """f: Rⁿ → Rᵐ and a point x."""
+    import numpy as np
+
+    rng = np.random.default_rng(n * 7919 + m)
+    a = rng.standard_normal((m, n)) / np.sqrt(n)
+    return (lambda x: (x.tanh() @ a.T).tanh()), rng.standard_normal(n)
+
+
+def seconds(transform: Callable[..., Any], n: int, m: int) -> tuple[float, Any]:
+    """The best of three timings of the full Jacobian, and the Jacobian."""
+    f, x = problem(n, m)
+    jacobian = transform(f)(x)
+    best = float("inf")
+    for _ in range(3):
+        start = time.perf_counter()
+        transform(f)(x)
+        best = min(best, time.perf_counter() - start)
+    return best, jacobian
+
+
+Row = tuple[str, int, int, float, float]  # what grows, n, m, jacfwd's seconds, jacrev's
+
+
+def measure(sizes: Sequence[int]) -> list[Row]:
+    """Both modes at each size, n growing then m growing; the two Jacobians must agree."""
+    import numpy as np
+
+    rows: list[Row] = []
+    for grows in ("n", "m"):
+        for size in sizes:
+            n, m = (size, FIXED) if grows == "n" else (FIXED, size)
+            forward, by_columns = seconds(jacfwd, n, m)
+            reverse, by_rows = seconds(jacrev, n, m)
+            if not np.allclose(by_columns, by_rows, rtol=1e-12, atol=1e-14):
+                raise AssertionError(f"jacfwd and jacrev disagree at n={n}, m={m}")
+            rows.append((grows, n, m, forward, reverse))
+    return rows
+
+
+def table(rows: Sequence[Row]) -> str:
+    lines = [
+        "The full Jacobian of f: R^n -> R^m, f(x) = tanh(A tanh(x)): forward mode needs a pass",
+        "per input (n), reverse mode a pass per output (m). Best of 3, milliseconds:",
+        "",
+        f"{'n':>6} {'m':>6} {'jacfwd':>10} {'jacrev':>10}  faster",
+    ]
+    for grows, n, m, forward, reverse in rows:
+        faster = "forward" if forward < reverse else "reverse"
+        lines.append(f"{n:>6} {m:>6} {forward * 1e3:>10.2f} {reverse * 1e3:>10.2f}  {faster}")
+    return "\n".join(lines)
+
+
+def plot(rows: Sequence[Row], path: Path) -> bytes:
+    """Two panels, log-log: n growing (m fixed), m growing (n fixed); both modes in each."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from ..train.plots import figure_bytes
+
+    figure, panels = plt.subplots(1, 2, figsize=(10, 4.2), dpi=120, sharey=True)
+    for panel, grows in zip(panels, ("n", "m")):
+        chosen = [r for r in rows if r[0] == grows]
+        sizes = [r[1] if grows == "n" else r[2] for r in chosen]
+        panel.loglog(sizes, [r[3] * 1e3 for r in chosen], "o-", label="jacfwd (forward mode)")
+        panel.loglog(sizes, [r[4] * 1e3 for r in chosen], "s-", label="jacrev (reverse mode)")
+        other = "m" if grows == "n" else "n"
+        what = "inputs" if grows == "n" else "outputs"
+        panel.set_xlabel(f"{grows}, the number of {what} ({other} = {FIXED})")
+        panel.grid(True, which="both", alpha=0.3)
+        panel.legend()
+    panels[0].set_ylabel("milliseconds for the full Jacobian")
+    figure.suptitle("f: Rⁿ → Rᵐ: forward mode's cost grows with n, reverse mode's with m")
+    figure.tight_layout()
+    data = figure_bytes(figure, path)
+    plt.close(figure)
+    return data
+
+
+def run(args: argparse.Namespace) -> int:
+    rows = measure(args.sizes)
+    print(table(rows))
+    path = Path(args.out) / "modes.png"
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        raise UsageError("the plot needs matplotlib: pip install 'topograd[demo]'") from None
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        write_atomically(path, plot(rows, path))
+    except OSError as error:
+        raise UsageError(f"cannot write {path}: {error.strerror}") from None
+    print(f"\nPlotted into {path}")
+    return 0
