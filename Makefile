@@ -21,6 +21,7 @@ bench: $(VENV)/.bench
 	$(BIN)/python benchmarks/race.py
 	$(BIN)/python benchmarks/nn_race.py
 	$(BIN)/python benchmarks/tensor_race.py
+	$(BIN)/python benchmarks/func_race.py
 	$(BIN)/python benchmarks/anomaly_cost.py
 	$(BIN)/python benchmarks/layout_speed.py
 	$(BIN)/python benchmarks/hostile_load.py

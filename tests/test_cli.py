@@ -190,6 +190,8 @@ BAD_FLAGS = [
     (["train", "--points", "1"], "--points"),
     (["train", "--points", "10000000"], "--points"),
     (["train", "--dataset", "spiral", "--steps", "2", "--points", "2"], "--points"),
+    (["modes", "--sizes", "0,10"], "--sizes"),
+    (["modes", "--sizes", "ten"], "--sizes"),
 ]
 
 
@@ -220,3 +222,15 @@ def test_grad_forward_shows_one_pass_per_input_ending_in_the_gradient() -> None:
         "   2  x*x      *          9     6",
         "   3  x*x + x  +         12     7",
     ]
+
+
+def test_modes_times_both_modes_and_plots_them(tmp_path: Path) -> None:
+    result = topograd("modes", "--sizes", "1,4", "--out", str(tmp_path))
+    assert result.returncode == 0, result.stderr
+    rows = re.findall(r"^\s+(\d+)\s+(\d+)((?:\s+\d+\.\d\d){4})$", result.stdout, re.M)
+    # n takes each size with m = 10, then m takes each with n = 10
+    assert [(int(n), int(m)) for n, m, _ in rows] == [(1, 10), (4, 10), (10, 1), (10, 4)]
+    assert all(float(t) > 0 for *_, times in rows for t in times.split())
+    image = (tmp_path / "modes.png").read_bytes()
+    assert image.startswith(b"\x89PNG") and len(image) > 20_000
+    assert f"Plotted into {tmp_path / 'modes.png'}" in result.stdout

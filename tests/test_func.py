@@ -1,7 +1,7 @@
 """topograd.func against torch.func, float64: forward mode (jvp) for every scalar op of the
 registry at random points of its domain along random tangents, reverse mode (vjp, grad,
-grad_and_value), compositions, and the refusals. (Tensors, jacrev/jacfwd/hessian/hvp: issue 16
-goes on.)"""
+grad_and_value, jacrev, jacfwd, hessian, hvp), compositions, and the refusals. Tensors:
+test_func_tensors.py."""
 
 from __future__ import annotations
 
@@ -116,7 +116,7 @@ def test_bad_calls_name_the_argument() -> None:
         tg.func.jvp(lambda x: x, 1.0, 1.0)  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="argnums 3 out of range for 3 positional arguments"):
         tg.func.grad(lesson, argnums=3)(*POINT)
-    with pytest.raises(TypeError, match=r"must return one number .* not a list"):
+    with pytest.raises(TypeError, match=r"must return one number .* not a tree \[\*\]"):
         tg.func.grad(lambda x: [x])(1.0)
     with pytest.raises(TypeError, match="args\\[0\\] must be a number, a Value, an array"):
         tg.func.grad(lambda x: x)("1")
@@ -169,3 +169,26 @@ def test_hessian_and_hvp_are_pytorchs() -> None:
     assert all(same(a, b, 1e-12) for a, b in zip(product, flat(their_product)))
     values, tangents = tg.func.jvp(pair, (0.3, -1.7), (1.0, 0.0))  # a tuple out: tuples
     assert values == (0.3 * -1.7, math.sin(0.3) - 1.7) and tangents == (-1.7, math.cos(0.3))
+
+
+def flat_numbers(found: object) -> list[float]:
+    if isinstance(found, (tuple, list)):
+        return [x for item in found for x in flat_numbers(item)]
+    return [float(found.item() if isinstance(found, torch.Tensor) else found)]  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("name", SCALAR_OPS)
+def test_jacrev_jacfwd_and_hessian_of_every_scalar_op_are_pytorchs(name: str) -> None:
+    ours_op, theirs_op = ON_VALUES[name], reference(OPS[name])
+    for point, _ in cases(name)[:2]:
+        every = tuple(range(len(point)))
+        primals = tuple(torch.tensor(x, dtype=torch.float64) for x in point)
+        for mine, their in [
+            (tg.func.jacrev(ours_op, argnums=every), torch.func.jacrev(theirs_op, argnums=every)),
+            (tg.func.jacfwd(ours_op, argnums=every), torch.func.jacfwd(theirs_op, argnums=every)),
+            (tg.func.hessian(ours_op, argnums=every), torch.func.hessian(theirs_op, argnums=every)),
+        ]:
+            found, expected = flat_numbers(mine(*point)), flat_numbers(their(*primals))
+            assert len(found) == len(expected)
+            for a, b in zip(found, expected):
+                assert same(a, b, 1e-12) or abs(a - b) < 1e-14, (name, point, found, expected)

@@ -135,7 +135,8 @@ ELEMENTWISE = sorted(n for n in SCALAR_OPS if OPS[n].elementwise and OPS[n].spec
 @pytest.mark.parametrize("name", ELEMENTWISE)
 def test_jvp_at_special_points_is_pytorchs_on_both_kinds(name: str) -> None:
     """Each input's tangent 1 in turn, at each special point of the op: on Values and on 0-d
-    Tensors, the tangent out is PyTorch's forward mode's, and the registry's partial."""
+    Tensors, the tangent out is PyTorch's forward mode's, and the registry's partial; jacrev's
+    is PyTorch's reverse mode's."""
     op = OPS[name]
     f = reference(op, scalars=False)
     for point, _, partials in op.special:
@@ -149,6 +150,9 @@ def test_jvp_at_special_points_is_pytorchs_on_both_kinds(name: str) -> None:
             _, on_tensors = tg.func.jvp(op, arrays, tuple(np.asarray(d) for d in direction))
             assert same(on_values, theirs.item()), (name, point, k, on_values, theirs)
             assert same(float(on_tensors), theirs.item()), (name, point, k, on_tensors)
+            (their_row,) = [torch.func.jacrev(f, argnums=k)(*(as_torch(x) for x in point))]
+            row = tg.func.jacrev(ON_VALUES[name], argnums=k)(*point)
+            assert same(row, their_row.item()), (name, point, k, row, their_row)
             if len(point) == 1:  # (where other inputs have tangent 0, 0 x inf is nan)
                 assert same(on_values, partials[0]), (name, point)
 
@@ -294,7 +298,10 @@ def test_bad_calls_on_tensors_name_the_argument() -> None:
     with pytest.raises(TypeError, match="given arrays or Tensors but returned a Value"):
         tg.func.jacrev(lambda x: tg.Value(1.0) * 2)(x)
     _, vjp_fn = tg.func.vjp(lambda x: (x, x.sum()), x)
-    with pytest.raises(ValueError, match="vjp_fn takes 2 cotangents, one per output"):
+    with pytest.raises(
+        ValueError,
+        match=r"vjp_fn takes cotangents in the structure of the outputs, \(\*, \*\), got \*",
+    ):
         vjp_fn(np.ones(3))
 
 
@@ -313,3 +320,67 @@ def test_vjp_of_several_outputs_is_pytorchs() -> None:
     cotangents = (np.array(-1.5), np.array([1.0, 2.0, -0.5]))
     for mine, their in zip(vjp_fn(cotangents), their_vjp(tuple(as_torch(c) for c in cotangents))):
         close(mine, their, "vjp")
+
+
+def test_arguments_and_results_may_be_trees_as_in_torch_func() -> None:
+    """Tuples, lists and dicts of Tensors (nested) in and out, the results in the same
+    structure as torch.func gives them."""
+    params = {"w": W, "b": np.array([0.5, -0.5, 1.0])}
+
+    def loss(p: Any, x: Any) -> Any:
+        return ((x @ p["w"].T + p["b"]).tanh() ** 2).sum()
+
+    def their_loss(p: Any, x: torch.Tensor) -> torch.Tensor:
+        return (torch.tanh(x @ p["w"].T + p["b"]) ** 2).sum()
+
+    theirs = {k: as_torch(v) for k, v in params.items()}
+    found = tg.func.grad(loss)(params, X)
+    expected = torch.func.grad(their_loss)(theirs, as_torch(X))
+    assert isinstance(found, dict) and list(found) == ["w", "b"]
+    for key in found:
+        close(found[key], expected[key], f"d loss / d {key}")
+
+    def pair(xy: Any) -> Any:
+        x, y = xy
+        return {"sum": x * y, "both": [x.sin(), (x * y).sum()]}
+
+    def their_pair(xy: Any) -> Any:
+        x, y = xy
+        return {"sum": x * y, "both": [torch.sin(x), (x * y).sum()]}
+
+    xy = (np.array([0.2, 1.5]), np.array([-1.0, 0.5]))
+    for transform, their_transform in (
+        (tg.func.jacrev, torch.func.jacrev),
+        (tg.func.jacfwd, torch.func.jacfwd),
+    ):
+        found = transform(pair)(xy)
+        expected = their_transform(their_pair)(tuple(as_torch(a) for a in xy))
+        assert list(found) == ["sum", "both"] and isinstance(found["both"], list)
+        flat = [found["sum"][0], found["sum"][1], found["both"][0][0], found["both"][0][1]]
+        flat += list(found["both"][1])
+        their_flat = [expected["sum"][0], expected["sum"][1], expected["both"][0][0]]
+        their_flat += [expected["both"][0][1], *expected["both"][1]]
+        for mine, their in zip(flat, their_flat, strict=True):
+            close(mine, their, f"{transform.__name__} of a tree")
+    _, tangent = tg.func.jvp(pair, (xy,), ((np.ones(2), np.zeros(2)),))
+    assert list(tangent) == ["sum", "both"]
+    close(tangent["sum"], as_torch(xy[1]), "d(x y)/dx along 1")
+    with pytest.raises(
+        ValueError,
+        match=r"tangents\[0\] must have the structure of primals\[0\], \(\*, \*\), got \*",
+    ):
+        tg.func.jvp(pair, (xy,), (np.ones(2),))
+    _, vjp_fn = tg.func.vjp(pair, xy)
+    (back,) = vjp_fn({"sum": np.ones(2), "both": [np.zeros(2), np.array(1.0)]})
+    assert isinstance(back, tuple) and len(back) == 2
+    close(back[0], as_torch(2 * xy[1]), "vjp by x")  # from x * y, then from sum(x * y)
+
+
+def test_trees_of_numbers_and_values() -> None:
+    found = tg.func.grad(lambda ab: ab[0] * ab[1] + ab[0])((2.0, 5.0))
+    assert found == (6.0, 2.0) and all(type(g) is float for g in found)
+    a = tg.Value(2.0)
+    nested = tg.func.grad(lambda d: d["a"] ** 3)({"a": a})
+    assert isinstance(nested["a"], tg.Value) and nested["a"].data == 12.0
+    (second,) = tg.grad(nested["a"], [a])
+    assert second == 12.0  # 6a

@@ -78,7 +78,9 @@ def programs(draw: st.DrawFn) -> Program:
         leaves,
         SCALAR_OPS,
         30,
-        lambda op, xs, out: in_domain(op, xs) and math.isfinite(out) and abs(out) <= 1e4,
+        lambda op, xs, out: (
+            in_domain(op, xs) and math.isfinite(out) and abs(out) <= 1e4 and not documented(op, xs)
+        ),
     )
 
 

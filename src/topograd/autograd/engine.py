@@ -78,12 +78,14 @@ def _propagate(
     create_graph: bool,
     capture: dict[Any, Any] | None,
     observer: Observer | None = None,
+    batch: tuple[int, ...] = (),
 ) -> None:
     """Run the backward pass from ``roots`` seeded with ``seeds``.
 
     Each finished gradient goes to the node's ``.grad`` (by its kind's ``accumulate``) or, when
     ``capture`` is given, only into ``capture``, for the nodes that are its keys. ``observer``
-    sees every node as it is processed (the trace, anomaly mode).
+    sees every node as it is processed (the trace, anomaly mode). ``batch``: the seeds are a
+    batch of seeds along these leading axes, run at once (into ``capture`` only).
     """
     if grad_mode.check_nan:
         checked = kind_of(roots[0])
@@ -100,7 +102,7 @@ def _propagate(
     # Rules record a graph exactly when one is asked for, whatever mode the caller is in; the
     # sums over paths give IEEE results (inf - inf = nan) without a warning, as the rules do.
     with recording(create_graph), kind.ieee():
-        _walk(kind, roots, seeds, create_graph, capture, observer)
+        _walk(kind, roots, seeds, create_graph, capture, observer, batch)
 
 
 def _walk(
@@ -110,16 +112,25 @@ def _walk(
     create_graph: bool,
     capture: dict[Any, Any] | None,
     observer: Observer | None,
+    batch: tuple[int, ...],
 ) -> None:
-    inputs, vjp, accumulate = kind.inputs, kind.vjp, kind.accumulate
+    inputs, accumulate = kind.inputs, kind.accumulate
+    vjp: Callable[[Any, Any, bool], Sequence[Any]] = kind.vjp
+    if batch:
+
+        def batched(node: Any, grad: Any, create_graph: bool) -> Sequence[Any]:
+            return kind.vjp(node, grad, create_graph, batch)
+
+        vjp = batched
+
     pending: dict[Any, Any] = {}
     for root, seed in zip(roots, seeds):
         pending[root] = pending[root] + seed if root in pending else seed
     get, pop = pending.get, pending.pop  # (bound once: this loop runs once per edge)
     order = topological_order(roots)
-    runs = None
+    runs = reaching = None
     if capture:  # grad(): only the rules on a path to an input asked for run
-        order, runs = _leading_to(order, capture, inputs)
+        order, runs, reaching = _leading_to(order, capture, inputs)
     if WRITES.count:  # something was written in place: is any of it needed here?
         kind.check_versions(order if runs is None else [n for n in order if n in runs])
     for node in reversed(order):
@@ -137,7 +148,13 @@ def _walk(
             if observer is not None:
                 observer(node, grad, (), ())
             continue
-        contributions = vjp(node, grad, create_graph)
+        if reaching is None:
+            contributions = vjp(node, grad, create_graph)
+        else:  # and of those, only for the inputs that lead to one
+            wanted = [p in reaching for p in parents]
+            contributions = kind.vjp(
+                node, grad, create_graph, batch, None if all(wanted) else wanted
+            )
         if observer is not None:
             observer(node, grad, parents, contributions)
         for parent, contribution in zip(parents, contributions):
@@ -150,10 +167,10 @@ def _walk(
 
 def _leading_to(
     order: list[Any], targets: dict[Any, Any], inputs: Callable[[Any], Sequence[Any]]
-) -> tuple[list[Any], set[Any]]:
-    """The nodes of ``order`` (inputs first) from which a target is reached, and among them
-    those whose rule passes something on to a target: as PyTorch's engine, ``grad`` runs no
-    rule whose result no input asked for needs."""
+) -> tuple[list[Any], set[Any], set[Any]]:
+    """The nodes of ``order`` (inputs first) from which a target is reached, among them those
+    whose rule passes something on to a target, and the set of the first: as PyTorch's
+    engine, ``grad`` runs no rule, nor part of one, whose result no input asked for needs."""
     reaching: set[Any] = set()  # the targets, and the nodes a target is reached from
     runs: set[Any] = set()
     for node in order:
@@ -162,7 +179,7 @@ def _leading_to(
             runs.add(node)
         elif node in targets:
             reaching.add(node)
-    return [node for node in order if node in reaching], runs
+    return [node for node in order if node in reaching], runs, reaching
 
 
 def _both(first: Observer, second: Observer) -> Observer:
@@ -233,14 +250,22 @@ def backward(outputs: Sequence[Any], grads: Sequence[Any]) -> None:
 
 
 def grad(
-    output: Any, inputs: Any, grad_outputs: Any = None, *, create_graph: bool = False
+    output: Any,
+    inputs: Any,
+    grad_outputs: Any = None,
+    *,
+    create_graph: bool = False,
+    is_grads_batched: bool = False,
 ) -> list[Any]:
     """d output / d input for each input, touching no ``.grad``: zeros where the output does not
     depend on an input. ``grad_outputs`` is the upstream gradient (1 by default, for an output
     of one element). With ``create_graph=True`` the results are nodes themselves, with a graph
     that ``grad`` can differentiate again, through ``grad_outputs`` too where it is a node (as
     ``torch.autograd.grad``). ``output`` may be a list of outputs, ``grad_outputs`` then a list
-    of their upstream gradients: the result is the sum over them, each rule run once.
+    of their upstream gradients: the result is the sum over them, each rule run once. With
+    ``is_grads_batched``, each upstream gradient is a batch of them along a new first axis, and
+    so is each result: as many backward passes as the batch holds, run at once (rules that
+    take a batch run once for it; the rest once per gradient in it), as PyTorch's.
 
     >>> import topograd as tg
     >>> x = tg.Value(2.0)
@@ -263,8 +288,11 @@ def grad(
     if inputs and _same_kind("grad", "inputs", inputs) is not kind:
         raise TypeError("grad() takes an output and inputs of one kind: Values or Tensors")
     capture: dict[Any, Any] = dict.fromkeys(inputs)
-    seeds = [kind.seed(o, g) for o, g in zip(outputs, upstream)]
+    seeds = [kind.seed(o, g, is_grads_batched) for o, g in zip(outputs, upstream)]
     if create_graph:  # an upstream gradient that is a node stays one: the result depends on it
         seeds = [g if kind_of(g) is kind else s for s, g in zip(seeds, upstream)]
-    _propagate(outputs, seeds, create_graph, capture)
-    return [kind.as_grad(node, capture[node], create_graph) for node in inputs]
+    batch = tuple(seeds[0].shape[:1]) if is_grads_batched else ()
+    if batch and any(tuple(s.shape[:1]) != batch for s in seeds):
+        raise RuntimeError("grad(): every batch of upstream gradients must be of one size")
+    _propagate(outputs, seeds, create_graph, capture, None, batch)
+    return [kind.as_grad(node, capture[node], create_graph, batch) for node in inputs]

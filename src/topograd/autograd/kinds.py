@@ -42,10 +42,21 @@ class Kind(Protocol):
 
     def inputs(self, node: Any) -> Sequence[Any]: ...
 
-    def vjp(self, node: Any, grad: Any, create_graph: bool) -> Sequence[Any]: ...
+    # ``batch``: the leading axes of a batch of gradients (or tangents) run at once, () if none;
+    # ``wanted``: per input, whether its contribution is needed (None: all are)
+    def vjp(
+        self,
+        node: Any,
+        grad: Any,
+        create_graph: bool,
+        batch: tuple[int, ...] = (),
+        wanted: Sequence[bool] | None = None,
+    ) -> Sequence[Any]: ...
 
     # forward mode: the node's tangent from its inputs' (one per input, None: none); None: 0
-    def jvp(self, node: Any, tangents: Sequence[Any], create_graph: bool) -> Any: ...
+    def jvp(
+        self, node: Any, tangents: Sequence[Any], create_graph: bool, batch: tuple[int, ...] = ()
+    ) -> Any: ...
 
     def accumulate(self, node: Any, grad: Any) -> None: ...
 
@@ -53,9 +64,12 @@ class Kind(Protocol):
 
     def gradient(self, node: Any) -> Any: ...  # .grad, or None where no backward reached it
 
-    def seed(self, node: Any, gradient: Any) -> Any: ...  # None: d node / d node
+    # None: d node / d node; ``batched``: a batch of gradients along a new first axis
+    def seed(self, node: Any, gradient: Any, batched: bool = False) -> Any: ...
 
-    def as_grad(self, node: Any, grad: Any, create_graph: bool) -> Any: ...
+    def as_grad(
+        self, node: Any, grad: Any, create_graph: bool, batch: tuple[int, ...] = ()
+    ) -> Any: ...
 
     def has_nan(self, node: Any, grad: Any) -> bool: ...
 

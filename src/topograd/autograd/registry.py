@@ -92,6 +92,7 @@ class Op:
     __slots__ = (
         "arity",
         "array",
+        "batches",
         "cases",
         "custom",
         "derivative",
@@ -128,6 +129,7 @@ class Op:
         custom: bool = False,
         differs: tuple[Difference, ...] = (),
         saves: tuple[int, ...] | None = None,
+        batches: bool = False,
     ) -> None:
         self.name = name  # the ``.op`` of its results, the method's and the parser's name
         self.rule = rule
@@ -147,6 +149,10 @@ class Op:
         # which data the rule reads at backward (input indices, OUT), as PyTorch saves them:
         # a write in place to anything else is harmless; None: all inputs and the output
         self.saves = saves
+        # the rule takes leading batch axes on ``grad`` (a batch of cotangents at once) and
+        # gives them back in front of each contribution; an op applied element by element
+        # does so by its nature (see ``batched``)
+        self.batches = batches
         # forward mode runs the rule forward (Σ partial x tangent); an op whose forward mode
         # PyTorch computes in another form, with other IEEE results, has it here: it takes the
         # tangent of each operand (None: none), the inputs and the output
@@ -178,6 +184,11 @@ class Op:
     def elementwise(self) -> bool:
         """Applied element by element (with broadcasting) on Tensors, as on floats."""
         return self.array is not None and self.scalar is not None and not self.cases
+
+    @property
+    def batched(self) -> bool:
+        """Its rule runs a batch of cotangents at once (leading axes on ``grad``)."""
+        return self.batches or self.elementwise
 
     @property
     def function(self) -> bool:
@@ -212,6 +223,7 @@ def register(
     takes_needs: bool = False,
     differs: Sequence[Difference] = (),
     saves: tuple[int, ...] | None = None,
+    batches: bool = False,
 ) -> Callable[[Rule], Op]:
     """Decorate a rule to make it an entry of the registry; the name then holds the ``Op``,
     so later rules can call it: ``cos(x)``. The rule's docstring is the derivative's maths."""
@@ -233,6 +245,7 @@ def register(
             takes_needs=takes_needs,
             differs=tuple(differs),
             saves=saves,
+            batches=batches,
         )
         add(op)
         return op

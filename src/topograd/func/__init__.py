@@ -1,6 +1,6 @@
 """Function transforms, mirroring ``torch.func``: ``jvp`` (forward mode, from the same rules
 as the backward pass), ``vjp``, ``grad``, ``grad_and_value``, ``jacrev``, ``jacfwd``,
-``hessian``, ``hvp``. On Values and numbers so far.
+``hessian``, ``hvp``; on numbers, Values, arrays and Tensors (``docs/modes.md``).
 
 >>> import topograd as tg
 >>> import math

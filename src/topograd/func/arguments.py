@@ -13,11 +13,12 @@ A Tensor's derivative by a Tensor has the shape ``output.shape + input.shape`` (
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from ..autograd.kinds import kind_of
 from ..scalar.value import Value, is_real
+from .trees import Tree, flatten
 
 
 class Calling:
@@ -69,14 +70,42 @@ def is_tensor_like(x: Any) -> bool:
     return type(x).__module__ == "numpy" and hasattr(x, "shape")
 
 
-def leaves(primals: Sequence[Any], what: str) -> tuple[list[Any], Calling]:
-    """The nodes to call the function on, and how to answer. A node given that is part of a
-    graph (a Value; a Tensor that requires a gradient) is used as it is, so that an outer
-    transform sees through; anything else becomes a new leaf."""
-    if any(is_tensor_like(p) for p in primals):
-        return _tensor_leaves(primals, what)
+def prepare(primals: Sequence[Any], what: str) -> tuple[list[Any], Calling, list[Tree]]:
+    """The leaves to call the function on (every leaf of every argument's tree, in order), how
+    to answer, and each argument's tree."""
+    atoms: list[Any] = []
+    names: list[str] = []
+    trees = []
+    for k, primal in enumerate(primals):
+        found, tree = flatten(primal)
+        atoms += found
+        names += [f"{what}[{k}]"] * len(found)
+        trees.append(tree)
+    return *_leaves(atoms, names), trees
+
+
+def spans(trees: Sequence[Tree]) -> list[range]:
+    """Where each argument's leaves lie among all of them."""
+    found, start = [], 0
+    for tree in trees:
+        found.append(range(start, start + tree.size))
+        start += tree.size
+    return found
+
+
+def rebuilt(flat: Sequence[Any], trees: Sequence[Tree]) -> list[Any]:
+    """Each argument's tree, built around its share of ``flat``."""
+    return [tree.build([flat[i] for i in span]) for tree, span in zip(trees, spans(trees))]
+
+
+def _leaves(atoms: Sequence[Any], names: Sequence[str]) -> tuple[list[Any], Calling]:
+    """The nodes to call the function on. A node given that is part of a graph (a Value; a
+    Tensor that requires a gradient) is used as it is, so that an outer transform sees
+    through; anything else becomes a new leaf."""
+    if any(is_tensor_like(p) for p in atoms):
+        return _tensor_leaves(atoms, names)
     found, keep = [], False
-    for k, p in enumerate(primals):
+    for p, name in zip(atoms, names):
         if isinstance(p, Value):
             found.append(p)
             keep = True
@@ -84,17 +113,17 @@ def leaves(primals: Sequence[Any], what: str) -> tuple[list[Any], Calling]:
             found.append(Value(float(p)))
         else:
             raise TypeError(
-                f"{what}[{k}] must be a number, a Value, an array or a Tensor, "
-                f"got {type(p).__name__}"
+                f"{name} must be a number, a Value, an array or a Tensor (or a tuple, list or "
+                f"dict of them), got {type(p).__name__}"
             )
     return found, Calling(False, keep, False)
 
 
-def _tensor_leaves(primals: Sequence[Any], what: str) -> tuple[list[Any], Calling]:
+def _tensor_leaves(atoms: Sequence[Any], names: Sequence[str]) -> tuple[list[Any], Calling]:
     from ..tensor.tensor import Tensor
 
     found, keep, wrapped = [], False, False
-    for k, p in enumerate(primals):
+    for p, name in zip(atoms, names):
         if isinstance(p, Tensor):
             wrapped = True
             if p.requires_grad:
@@ -103,10 +132,10 @@ def _tensor_leaves(primals: Sequence[Any], what: str) -> tuple[list[Any], Callin
                 continue
             p = p.data
         elif isinstance(p, Value):
-            raise TypeError(f"{what}[{k}] is a Value among arrays or Tensors: give one kind")
+            raise TypeError(f"{name} is a Value among arrays or Tensors: give one kind")
         elif not is_tensor_like(p) and not is_real(p):
             raise TypeError(
-                f"{what}[{k}] must be an array, a Tensor or a number, got {type(p).__name__}"
+                f"{name} must be an array, a Tensor or a number, got {type(p).__name__}"
             )
         found.append(Tensor(p, requires_grad=True))
     return found, Calling(True, keep, wrapped)
@@ -117,53 +146,10 @@ def shape(x: Any) -> tuple[int, ...]:
     return tuple(getattr(x, "shape", ()))
 
 
-def basis(leaf: Any) -> list[Any]:
-    """The seeds that pick out each element of ``leaf`` in turn: 1.0 for a Value, the unit
-    arrays of its shape for a Tensor."""
-    if isinstance(leaf, Value):
-        return [1.0]
-    import numpy as np
-
-    size = leaf.data.size
-    units = np.eye(size, dtype=leaf.dtype).reshape((size, *leaf.shape))
-    return list(units)
-
-
-def rows(entries: Sequence[Any], out: tuple[int, ...], of: tuple[int, ...]) -> Any:
-    """A derivative of shape ``out + of`` from the derivatives of each element of the output
-    in turn (each of shape ``of``)."""
-    if not out:
-        return entries[0]
-    from ..ops.shapes import reshape, stack
-
-    return reshape(stack(*entries, axis=0), shape=(*out, *of))
-
-
-def columns(entries: Sequence[Any], out: tuple[int, ...], of: tuple[int, ...]) -> Any:
-    """A derivative of shape ``out + of`` from the derivatives by each element of the input
-    in turn (each of shape ``out``)."""
-    if not of:
-        return entries[0]
-    from ..ops.shapes import reshape, stack
-
-    return reshape(stack(*entries, axis=len(out)), shape=(*out, *of))
-
-
-Structure = Callable[[list[Any]], Any]
-
-
-def outputs(out: Any, function: str) -> tuple[list[Any], Structure | None]:
-    """The function's outputs as a flat list (one, or a tuple or list of them), and how to give
-    results the same structure (None: one output, given as it is)."""
-    if isinstance(out, (tuple, list)):
-        kind = type(out)
-        return [output(o, function) for o in out], lambda xs: kind(xs)
-    return [output(out, function)], None
-
-
-def shaped(results: list[Any], structure: Structure | None) -> Any:
-    """Results in the structure of the outputs."""
-    return results[0] if structure is None else structure(results)
+def outputs(out: Any, function: str) -> tuple[list[Any], Tree]:
+    """The function's outputs: the leaves of its result's tree, and that tree."""
+    found, tree = flatten(out)
+    return [output(o, function) for o in found], tree
 
 
 def output(out: Any, function: str) -> Any:

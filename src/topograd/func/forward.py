@@ -17,11 +17,18 @@ from ..autograd.kinds import Kind, kind_of
 from ..autograd.modes import AnomalyError, grad_mode, recording
 
 
-def tangents(outputs: Sequence[Any], seeds: dict[Any, Any], create_graph: bool) -> dict[Any, Any]:
+def tangents(
+    outputs: Sequence[Any],
+    seeds: dict[Any, Any],
+    create_graph: bool,
+    batch: tuple[int, ...] = (),
+) -> dict[Any, Any]:
     """The tangent of every node the outputs depend on, given those of some nodes (``seeds``:
     node -> tangent; every other leaf has tangent 0). A node none of whose inputs has a tangent
-    has none (absent: zero). With ``create_graph`` the tangents are nodes, differentiable. In
-    anomaly mode, a tangent that turns NaN raises ``AnomalyError`` naming the op."""
+    has none (absent: zero). With ``create_graph`` the tangents are nodes, differentiable;
+    with ``batch``, each seed is a batch of tangents along these leading axes, run at once
+    (Tensors). In anomaly mode, a tangent that turns NaN raises ``AnomalyError`` naming the
+    op."""
     nodes = [o for o in outputs if kind_of(o) is not None]
     if not nodes:
         return {}
@@ -36,7 +43,7 @@ def tangents(outputs: Sequence[Any], seeds: dict[Any, Any], create_graph: bool) 
             given = [found.get(x) for x in kind.inputs(node)]
             if all(t is None for t in given):
                 continue
-            tangent = kind.jvp(node, given, create_graph)
+            tangent = kind.jvp(node, given, create_graph, batch)
             if tangent is not None:
                 if check:
                     _refuse_nan(kind, node, given, tangent)

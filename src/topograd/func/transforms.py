@@ -1,8 +1,9 @@
 """The function transforms, with ``torch.func``'s names and signatures, on numbers and Values,
-arrays and Tensors (``arguments.py``: results come back in the form the arguments were given,
-differentiable again where they were nodes, so transforms compose). ``jvp`` and ``jacfwd`` run
-forward mode (``forward.py``); ``vjp``, ``grad``, ``grad_and_value`` and ``jacrev`` run
-reverse mode (the engine's ``grad``).
+arrays and Tensors, and trees of them (tuples, lists, dicts; ``trees.py``): results come back in
+the form and structure the arguments were given, differentiable again where they were nodes
+(``arguments.py``), so transforms compose. ``jvp`` and ``jacfwd`` run forward mode
+(``forward.py``); ``vjp``, ``grad``, ``grad_and_value`` and ``jacrev`` run reverse mode (the
+engine's ``grad``); ``jacobians.py`` makes a Jacobian of passes.
 
 The function is called with recording on: a ``no_grad`` around a transform does not stop it
 (as ``torch.func``), one inside the function does stop what it covers.
@@ -18,15 +19,19 @@ from ..autograd.kinds import kind_of
 from ..autograd.modes import recording
 from ..scalar.value import Value, is_real
 from . import arguments
-from .arguments import Calling, Structure, basis, columns, rows, shape, shaped
+from .arguments import Calling, rebuilt, shape, spans
 from .forward import tangents as forward_tangents
+from .jacobians import by_columns, by_rows
+from .trees import Tree, flatten
 
 
 def _call(
-    func: Callable[..., Any], leaves: list[Any], function: str
-) -> tuple[list[Any], Structure | None]:
+    func: Callable[..., Any], leaves: list[Any], trees: list[Tree], function: str
+) -> tuple[list[Any], Tree]:
+    """The function called on the leaves in the arguments' structure: its outputs' leaves and
+    tree."""
     with recording(True):
-        outs, structure = arguments.outputs(func(*leaves), function)
+        outs, tree = arguments.outputs(func(*rebuilt(leaves, trees)), function)
     tensors = bool(leaves) and not isinstance(leaves[0], Value)
     for o in outs:
         if _is_node(o) and isinstance(o, Value) == tensors:
@@ -34,7 +39,7 @@ def _call(
                 ("arrays or Tensors", "a Value") if tensors else ("numbers or Values", "a Tensor")
             )
             raise TypeError(f"{function}: the function was given {given} but returned {got}")
-    return outs, structure
+    return outs, tree
 
 
 def _is_node(x: Any) -> bool:
@@ -68,46 +73,59 @@ def _keeps(calling: Calling, given: Sequence[Any]) -> None:
         calling.keep = True
 
 
+def _same_tree(given: Any, tree: Tree, what: str) -> list[Any]:
+    """The leaves of ``given``, which must have the structure ``tree`` (``what`` says so)."""
+    found, structure = flatten(given)
+    if structure != tree:
+        raise ValueError(f"{what}, {tree.describe()}, got {structure.describe()}")
+    return found
+
+
 def jvp(
     func: Callable[..., Any], primals: Sequence[Any], tangents: Sequence[Any]
 ) -> tuple[Any, Any]:
     """``(func(*primals), J·tangents)``: forward mode, as ``torch.func.jvp``. ``primals`` and
-    ``tangents`` are tuples of the same length, each tangent of its primal's shape; the tangent
-    out is the directional derivative of ``func`` at ``primals`` along ``tangents``."""
+    ``tangents`` are tuples of the same length, each tangent of its primal's structure and
+    shapes; the tangent out is the directional derivative of ``func`` at ``primals`` along
+    ``tangents``."""
     if not isinstance(primals, (tuple, list)) or not isinstance(tangents, (tuple, list)):
         raise TypeError("jvp(func, primals, tangents): primals and tangents must be tuples")
     if len(primals) != len(tangents):
         raise ValueError(
             f"jvp: {len(primals)} primals but {len(tangents)} tangents: one tangent per primal"
         )
-    leaves, calling = arguments.leaves(primals, "primals")
-    _keeps(calling, tangents)
+    leaves, calling, trees = arguments.prepare(primals, "primals")
+    flat: list[tuple[Any, str]] = []
+    for k, (t, tree) in enumerate(zip(tangents, trees)):
+        flat += [
+            (x, f"tangents[{k}]")
+            for x in _same_tree(t, tree, f"tangents[{k}] must have the structure of primals[{k}]")
+        ]
+    _keeps(calling, [t for t, _ in flat])
     seeds: dict[Any, Any] = {}
-    for k, (leaf, t) in enumerate(zip(leaves, tangents)):
-        t = _direction(t, leaf, calling, f"tangents[{k}]", "primal")
+    for leaf, (t, name) in zip(leaves, flat):
+        t = _direction(t, leaf, calling, name, "primal")
         seeds[leaf] = t if leaf not in seeds else seeds[leaf] + t
-    outs, structure = _call(func, leaves, "jvp")
+    outs, tree = _call(func, leaves, trees, "jvp")
     found = forward_tangents([o for o in outs if _is_node(o)], seeds, calling.keep)
     results = []
     for o in outs:
         tangent = found.get(o) if _is_node(o) else None
         results.append(calling.give(calling.zeros(shape(o)) if tangent is None else tangent))
-    return shaped([calling.give(o) for o in outs], structure), shaped(results, structure)
+    return tree.build([calling.give(o) for o in outs]), tree.build(results)
 
 
 def vjp(func: Callable[..., Any], *primals: Any) -> tuple[Any, Callable[[Any], tuple[Any, ...]]]:
-    """``(func(*primals), vjp_fn)``, as ``torch.func.vjp``: ``vjp_fn(cotangents)`` (one per
-    output, in the outputs' structure and shapes) gives the cotangents times the derivative for
-    each primal, a tuple."""
-    leaves, calling = arguments.leaves(primals, "primals")
-    outs, structure = _call(func, leaves, "vjp")
-    several = structure is not None
+    """``(func(*primals), vjp_fn)``, as ``torch.func.vjp``: ``vjp_fn(cotangents)`` (in the
+    outputs' structure and shapes) gives the cotangents times the derivative for each primal,
+    a tuple (each in its primal's structure)."""
+    leaves, calling, trees = arguments.prepare(primals, "primals")
+    outs, tree = _call(func, leaves, trees, "vjp")
 
     def vjp_fn(cotangents: Any) -> tuple[Any, ...]:
-        given = list(cotangents) if several and isinstance(cotangents, (tuple, list)) else None
-        if several and (given is None or len(given) != len(outs)):
-            raise ValueError(f"vjp_fn takes {len(outs)} cotangents, one per output, as a tuple")
-        given = given if given is not None else [cotangents]
+        given = _same_tree(
+            cotangents, tree, "vjp_fn takes cotangents in the structure of the outputs"
+        )
         answer = Calling(calling.tensors, calling.keep, calling.wrapped)
         _keeps(answer, given)
         checked = [
@@ -116,13 +134,14 @@ def vjp(func: Callable[..., Any], *primals: Any) -> tuple[Any, Callable[[Any], t
         ]
         nodes = [(o, c) for o, c in zip(outs, checked) if _is_node(o)]
         if not nodes:
-            return tuple(answer.give(answer.zeros(shape(leaf))) for leaf in leaves)
-        found = engine_grad(
-            [o for o, _ in nodes], leaves, [c for _, c in nodes], create_graph=answer.keep
-        )
-        return tuple(answer.give(g) for g in found)
+            found = [answer.zeros(shape(leaf)) for leaf in leaves]
+        else:
+            found = engine_grad(
+                [o for o, _ in nodes], leaves, [c for _, c in nodes], create_graph=answer.keep
+            )
+        return tuple(rebuilt([answer.give(g) for g in found], trees))
 
-    return shaped([calling.give(o) for o in outs], structure), vjp_fn
+    return tree.build([calling.give(o) for o in outs]), vjp_fn
 
 
 def _argnums(argnums: int | tuple[int, ...], count: int, function: str) -> tuple[int, ...]:
@@ -135,39 +154,49 @@ def _argnums(argnums: int | tuple[int, ...], count: int, function: str) -> tuple
     return tuple(k % count for k in chosen)
 
 
-def _one_number(out: Any) -> Any:
-    if shape(out) != ():
-        raise ValueError(
-            "grad: the function must return one number (a Value, a float or a 0-d Tensor), "
-            f"got an output of shape {shape(out)}; use jacrev or vjp for more"
-        )
-    return out
+def _by_argument(
+    flat: Sequence[Any], chosen: Sequence[int], trees: Sequence[Tree], argnums: Any
+) -> Any:
+    """Results for the chosen arguments' leaves, each argument's in its tree: one for an int
+    ``argnums``, a tuple for a tuple."""
+    found, start = [], 0
+    for k in chosen:
+        size = trees[k].size
+        found.append(trees[k].build(list(flat[start : start + size])))
+        start += size
+    return found[0] if isinstance(argnums, int) else tuple(found)
 
 
 def grad_and_value(
     func: Callable[..., Any], argnums: int | tuple[int, ...] = 0
 ) -> Callable[..., tuple[Any, Any]]:
     """A function giving ``(gradient, value)`` of ``func`` (which returns one number) with
-    respect to the arguments ``argnums`` names (a tuple of gradients for a tuple), as
-    ``torch.func.grad_and_value``."""
+    respect to the arguments ``argnums`` names (a tuple of gradients for a tuple; each in its
+    argument's structure), as ``torch.func.grad_and_value``."""
 
     def transformed(*args: Any) -> tuple[Any, Any]:
         chosen = _argnums(argnums, len(args), "grad")
-        leaves, calling = arguments.leaves(args, "args")
-        outs, structure = _call(func, leaves, "grad")
-        if structure is not None:
+        leaves, calling, trees = arguments.prepare(args, "args")
+        outs, tree = _call(func, leaves, trees, "grad")
+        if not tree.is_leaf:
             raise TypeError(
                 "grad: the function must return one number (a Value, a float or a 0-d Tensor), "
-                f"not a {type(structure([])).__name__}; use jacrev or vjp for several"
+                f"not a tree {tree.describe()}; use jacrev or vjp for several"
             )
-        out = _one_number(outs[0])
-        targets = [leaves[k] for k in chosen]
+        out = outs[0]
+        if shape(out) != ():
+            raise ValueError(
+                "grad: the function must return one number (a Value, a float or a 0-d Tensor), "
+                f"got an output of shape {shape(out)}; use jacrev or vjp for more"
+            )
+        whose = spans(trees)
+        targets = [leaves[i] for k in chosen for i in whose[k]]
         if _is_node(out):
             found = engine_grad(out, targets, create_graph=calling.keep)
         else:
             found = [calling.zeros(shape(leaf)) for leaf in targets]
         given = [calling.give(g) for g in found]
-        return (given[0] if isinstance(argnums, int) else tuple(given)), calling.give(out)
+        return _by_argument(given, chosen, trees, argnums), calling.give(out)
 
     return transformed
 
@@ -180,67 +209,51 @@ def grad(func: Callable[..., Any], argnums: int | tuple[int, ...] = 0) -> Callab
 
 
 def _jacobian(
-    func: Callable[..., Any], argnums: int | tuple[int, ...], function: str, forward: bool
+    func: Callable[..., Any],
+    argnums: int | tuple[int, ...],
+    function: str,
+    forward: bool,
+    chunk_size: int | None,
 ) -> Callable[..., Any]:
     """The Jacobian of ``func`` with respect to the arguments ``argnums`` names: for each
     output (its structure kept), the derivative by each argument (a tuple for a tuple of
-    argnums), of shape output.shape + argument.shape. By reverse mode a backward pass per
-    element of the outputs, by forward mode a forward pass per element of the arguments."""
+    argnums; each in its argument's structure), of shape output.shape + argument.shape. By
+    reverse mode a backward pass per element of the outputs, by forward mode a forward pass
+    per element of the arguments; on Tensors, ``chunk_size`` of those passes at a time (None:
+    all at once)."""
+    if chunk_size is not None and (isinstance(chunk_size, bool) or not chunk_size >= 1):
+        raise ValueError(f"{function}: chunk_size must be None or a whole number >= 1")
 
     def transformed(*args: Any) -> Any:
         chosen = _argnums(argnums, len(args), function)
-        leaves, calling = arguments.leaves(args, "args")
-        outs, structure = _call(func, leaves, function)
-        targets = [leaves[k] for k in chosen]
-        table = (_by_columns if forward else _by_rows)(outs, targets, calling)
+        leaves, calling, trees = arguments.prepare(args, "args")
+        outs, tree = _call(func, leaves, trees, function)
+        whose = spans(trees)
+        targets = [leaves[i] for k in chosen for i in whose[k]]
+        table = (by_columns if forward else by_rows)(outs, targets, calling, chunk_size)
         found = []
         for i in range(len(outs)):
             row = [calling.give(table[i, j]) for j in range(len(targets))]
-            found.append(row[0] if isinstance(argnums, int) else tuple(row))
-        return shaped(found, structure)
+            found.append(_by_argument(row, chosen, trees, argnums))
+        return tree.build(found)
 
     return transformed
 
 
-Table = dict[tuple[int, int], Any]  # (output, argument) -> derivative
+def jacrev(
+    func: Callable[..., Any], argnums: int | tuple[int, ...] = 0, *, chunk_size: int | None = None
+) -> Callable[..., Any]:
+    """The Jacobian by reverse mode, as ``torch.func.jacrev``: on Tensors, ``chunk_size``
+    backward passes at a time (None: all at once; 1: one after the other)."""
+    return _jacobian(func, argnums, "jacrev", False, chunk_size)
 
 
-def _by_rows(outs: list[Any], targets: list[Any], calling: Calling) -> Table:
-    """Reverse mode: a backward pass per element of each output."""
-    table: Table = {}
-    for i, o in enumerate(outs):
-        if not _is_node(o):
-            table.update(
-                {(i, j): calling.zeros(shape(o) + shape(t)) for j, t in enumerate(targets)}
-            )
-            continue
-        passes = [engine_grad(o, targets, seed, create_graph=calling.keep) for seed in basis(o)]
-        for j, t in enumerate(targets):
-            table[i, j] = rows([p[j] for p in passes], shape(o), shape(t))
-    return table
-
-
-def _by_columns(outs: list[Any], targets: list[Any], calling: Calling) -> Table:
-    """Forward mode: a forward pass per element of each argument."""
-    table: Table = {}
-    nodes = [o for o in outs if _is_node(o)]
-    for j, t in enumerate(targets):
-        passes = [forward_tangents(nodes, {t: seed}, calling.keep) for seed in basis(t)]
-        for i, o in enumerate(outs):
-            found = [p.get(o) if _is_node(o) else None for p in passes]
-            pieces = [calling.zeros(shape(o)) if f is None else f for f in found]
-            table[i, j] = columns(pieces, shape(o), shape(t))
-    return table
-
-
-def jacrev(func: Callable[..., Any], argnums: int | tuple[int, ...] = 0) -> Callable[..., Any]:
-    """The Jacobian by reverse mode, as ``torch.func.jacrev``."""
-    return _jacobian(func, argnums, "jacrev", forward=False)
-
-
-def jacfwd(func: Callable[..., Any], argnums: int | tuple[int, ...] = 0) -> Callable[..., Any]:
-    """The Jacobian by forward mode, as ``torch.func.jacfwd``."""
-    return _jacobian(func, argnums, "jacfwd", forward=True)
+def jacfwd(
+    func: Callable[..., Any], argnums: int | tuple[int, ...] = 0, *, chunk_size: int | None = None
+) -> Callable[..., Any]:
+    """The Jacobian by forward mode, as ``torch.func.jacfwd``: on Tensors, ``chunk_size``
+    forward passes at a time (None: all at once; 1: one after the other)."""
+    return _jacobian(func, argnums, "jacfwd", True, chunk_size)
 
 
 def hessian(func: Callable[..., Any], argnums: int | tuple[int, ...] = 0) -> Callable[..., Any]:

@@ -38,3 +38,10 @@ def is_number(x: Any) -> bool:
 def shape_of(x: Any) -> tuple[int, ...]:
     """The shape of an array or a Tensor (its data's)."""
     return tuple(data(x).shape)
+
+
+def batch_of(grad: Any, out: Any) -> tuple[int, ...]:
+    """The leading axes ``grad`` has beyond ``out``'s: a batch of cotangents run at once (none
+    in an ordinary backward). A rule that batches keeps them in front of what it gives."""
+    rank = len(shape_of(grad)) - len(shape_of(out))
+    return shape_of(grad)[:rank]

@@ -78,6 +78,7 @@ def _swap(a: Any) -> Any:
     saves=(0, 1),
     domain=(ANY, ANY),
     takes_needs=True,
+    batches=True,
     cases=(
         Case(((2, 3), (3, 4))),
         Case(((3,), (3,))),
@@ -94,14 +95,17 @@ def matmul(grad: Any, x: Any, y: Any, out: Any, *, needs: tuple[bool, ...]) -> t
     """grad @ yᵀ and xᵀ @ grad; a 1-D operand is a row (left) or a column (right), as np.matmul"""
     xs, ys = shape_of(x), shape_of(y)
     gs = shape_of(grad)
-    if len(xs) == 1 and len(ys) == 1:
-        return grad * y, grad * x
+    if len(xs) == 1 and len(ys) == 1:  # a number (each of a batch) times each vector
+        column = grad.reshape((*gs, 1))
+        return (column * y if needs[0] else None), (column * x if needs[1] else None)
     if len(xs) == 1:  # (k) @ (..., k, m) -> (..., m)
         row = grad.reshape((*gs[:-1], 1, gs[-1]))
-        return (row @ _swap(y)).reshape((*gs[:-1], xs[0])), x.reshape((xs[0], 1)) * row
+        gx = (row @ _swap(y)).reshape((*gs[:-1], xs[0])) if needs[0] else None
+        return gx, (x.reshape((xs[0], 1)) * row if needs[1] else None)
     if len(ys) == 1:  # (..., n, k) @ (k) -> (..., n)
         column = grad.reshape((*gs, 1))
-        return column * y, (_swap(x) @ column).reshape((*gs[:-1], ys[0]))
+        gy = (_swap(x) @ column).reshape((*gs[:-1], ys[0])) if needs[1] else None
+        return (column * y if needs[0] else None), gy
     return (grad @ _swap(y) if needs[0] else None), (_swap(x) @ grad if needs[1] else None)
 
 
@@ -113,6 +117,7 @@ def matmul(grad: Any, x: Any, y: Any, out: Any, *, needs: tuple[bool, ...]) -> t
     saves=(0, 1),
     domain=(ANY, ANY, ANY),
     takes_needs=True,
+    batches=True,
     cases=(Case(((5, 3), (4, 3), (4,))), Case(((3,), (4, 3), (4,)))),
     differs=[Difference((), "d/d", NAN, INF, SUM_OVERFLOW, 1e308, anywhere=True, any_kind=True)],
 )
@@ -121,14 +126,15 @@ def linear(
 ) -> tuple[Any, ...]:
     """grad W for x, gradᵀ x for W, grad summed over the batch for b"""
     gx = grad @ w if needs[0] else None
+    xs = shape_of(x)
     if not needs[1]:
         gw = None
-    elif len(shape_of(grad)) == 1:  # one sample: an outer product
-        gw = grad.reshape((shape_of(grad)[0], 1)) * x.reshape((1, shape_of(x)[0]))
+    elif len(xs) == 1:  # one sample: an outer product
+        gw = grad.reshape((*shape_of(grad), 1)) * x.reshape((1, xs[0]))
     else:
         gw = _swap(grad) @ x  # summed over any batch axes in front, like every broadcast
-    batch = tuple(range(len(shape_of(grad)) - 1))
-    # b's: the sum over the batch; for one sample PyTorch sums over a batch of one, so a -0.0
-    # comes out +0.0 (adding +0.0 does that, and nothing else)
-    gb = (grad.sum(axis=batch) if batch else grad + 0.0) if needs[2] else None
+    samples = tuple(range(-len(xs), -1))  # x's axes in front of its features
+    # b's: the sum over the samples; for one sample PyTorch sums over a batch of one, so a
+    # -0.0 comes out +0.0 (adding +0.0 does that, and nothing else)
+    gb = (grad.sum(axis=samples) if samples else grad + 0.0) if needs[2] else None
     return gx, gw, gb

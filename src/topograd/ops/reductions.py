@@ -27,17 +27,20 @@ _AXES = (
 
 def expand(grad: Any, x: Any, axis: Any, keepdims: bool) -> Any:
     """A reduced gradient spread back over the reduced axes of ``x`` (a summand's gradient
-    itself, for a sum of Values)."""
+    itself, for a sum of Values); leading batch axes on ``grad`` stay in front."""
     if not hasattr(grad, "shape"):
         return grad
     target = shape_of(x)
+    reduced = range(len(target)) if axis is None else (axis,) if isinstance(axis, int) else axis
+    axes = sorted(a % len(target) for a in reduced) if target else []
+    rank = len(target) if keepdims else len(target) - len(axes)  # the output's
+    lead = shape_of(grad)[: len(shape_of(grad)) - rank]
     if not keepdims:
-        reduced = range(len(target)) if axis is None else (axis,) if isinstance(axis, int) else axis
         kept = list(shape_of(grad))
-        for a in sorted(a % len(target) for a in reduced):
-            kept.insert(a, 1)
+        for a in axes:
+            kept.insert(len(lead) + a, 1)
         grad = grad.reshape(tuple(kept))
-    return broadcast_to(grad, shape=target)
+    return broadcast_to(grad, shape=(*lead, *target))
 
 
 @register(
@@ -50,6 +53,7 @@ def expand(grad: Any, x: Any, axis: Any, keepdims: bool) -> Any:
     arity=VARIADIC,
     domain=(ANY, ANY, ANY),
     cases=_AXES,
+    batches=True,
 )
 def total(grad: Any, *args: Any, axis: Any = None, keepdims: bool = False) -> tuple[Any, ...]:
     """1 for every summand (every element)"""
@@ -65,6 +69,7 @@ def total(grad: Any, *args: Any, axis: Any = None, keepdims: bool = False) -> tu
     arity=1,
     domain=(ANY,),
     cases=_AXES,
+    batches=True,
 )
 def mean(grad: Any, x: Any, out: Any, *, axis: Any = None, keepdims: bool = False) -> tuple[Any]:
     """1 / n for every element, n the number averaged"""
@@ -82,6 +87,7 @@ def mean(grad: Any, x: Any, out: Any, *, axis: Any = None, keepdims: bool = Fals
     domain=(ANY,),
     cases=(*_AXES, Case(((3, 3),), {"axis": 0, "keepdims": False})),
     special=[(([1.0, 3.0, 3.0],), 3.0, ([0.0, 0.5, 0.5],))],
+    batches=True,
 )
 def amax(grad: Any, x: Any, out: Any, *, axis: Any = None, keepdims: bool = False) -> tuple[Any]:
     """1 for the largest element; ties share it evenly, as torch.amax"""

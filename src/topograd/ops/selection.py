@@ -31,6 +31,7 @@ from .helpers import data
         Case((Given([[True, False, True], [False, False, True]]), (2, 3), (2, 3))),
         Case((Given([True, False, True]), (2, 3), (1,))),
     ),
+    batches=True,
 )
 def select(grad: Any, cond: Any, x: Any, y: Any, out: Any) -> tuple[Any, ...]:
     """grad where cond holds for x, and where it does not for y; nothing for cond"""

@@ -3,7 +3,8 @@ concatenate and stack. Each moves elements without changing them, so each gradie
 same move backwards.
 
 >>> import numpy as np
->>> transpose.rule(np.ones((4, 2, 3)), None, None, axes=(2, 0, 1))[0].shape  # grad: out's shape
+>>> x, out = np.ones((2, 3, 4)), np.ones((4, 2, 3))
+>>> transpose.rule(np.ones((4, 2, 3)), x, out, axes=(2, 0, 1))[0].shape  # grad: out's shape
 (2, 3, 4)
 """
 
@@ -12,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..autograd.registry import ANY, VARIADIC, Case, register
-from .helpers import shape_of
+from .helpers import batch_of, shape_of
 
 
 @register(
@@ -24,10 +25,11 @@ from .helpers import shape_of
     arity=1,
     domain=(ANY,),
     cases=(Case(((2, 3),), {"shape": (3, 2)}), Case(((2, 3),), {"shape": (6,)})),
+    batches=True,
 )
 def reshape(grad: Any, x: Any, out: Any, *, shape: tuple[int, ...]) -> tuple[Any]:
     """the gradient in the input's shape"""
-    return (grad.reshape(shape_of(x)),)
+    return (grad.reshape((*batch_of(grad, out), *shape_of(x))),)
 
 
 @register(
@@ -39,11 +41,13 @@ def reshape(grad: Any, x: Any, out: Any, *, shape: tuple[int, ...]) -> tuple[Any
     arity=1,
     domain=(ANY,),
     cases=(Case(((2, 3, 4),), {"axes": (2, 0, 1)}),),
+    batches=True,
 )
 def transpose(grad: Any, x: Any, out: Any, *, axes: tuple[int, ...]) -> tuple[Any]:
     """the gradient with the inverse permutation"""
-    inverse = tuple(sorted(range(len(axes)), key=axes.__getitem__))
-    return (grad.transpose(inverse),)
+    inverse = sorted(range(len(axes)), key=axes.__getitem__)
+    lead = len(batch_of(grad, out))
+    return (grad.transpose((*range(lead), *(lead + a for a in inverse))),)
 
 
 @register(
@@ -55,6 +59,7 @@ def transpose(grad: Any, x: Any, out: Any, *, axes: tuple[int, ...]) -> tuple[An
     arity=1,
     domain=(ANY,),
     cases=(Case(((3, 1),), {"shape": (2, 3, 4)}),),
+    batches=True,
 )
 def broadcast_to(grad: Any, x: Any, out: Any, *, shape: tuple[int, ...]) -> tuple[Any]:
     """the gradient summed back over the repeats (by the engine, as for every broadcast)"""

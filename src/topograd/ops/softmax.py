@@ -30,10 +30,18 @@ _AXIS = (Case(((3, 4),), {"axis": -1}), Case(((3, 4),), {"axis": 0}))
     domain=(ANY,),
     cases=_AXIS,
     differs=[Difference((), "", -0.0, 0.0, SUM_OF_ZEROS, anywhere=True)],
+    batches=True,
 )
 def softmax(grad: Any, x: Any, out: Any, *, axis: int) -> tuple[Any]:
     """out (grad - Σ grad out): the Jacobian diag(out) - out outᵀ, applied"""
-    return (out * (grad - (grad * out).sum(axis=axis, keepdims=True)),)
+    along = _from_the_end(axis, out)
+    return (out * (grad - (grad * out).sum(axis=along, keepdims=True)),)
+
+
+def _from_the_end(axis: int, out: Any) -> int:
+    """``axis`` counted from the last (-1), so that leading batch axes on a gradient leave it
+    pointing at the same axis."""
+    return axis - len(shape_of(out)) if axis >= 0 else axis
 
 
 @register(
@@ -49,10 +57,11 @@ def softmax(grad: Any, x: Any, out: Any, *, axis: int) -> tuple[Any]:
         Difference((), "", -0.0, 0.0, SUM_OF_ZEROS, anywhere=True),
         Difference((), "", 0.0, -0.0, SUM_OF_ZEROS, anywhere=True),
     ],
+    batches=True,
 )
 def log_softmax(grad: Any, x: Any, out: Any, *, axis: int) -> tuple[Any]:
     """grad - softmax(x) Σ grad, with softmax(x) = e^out"""
-    return (grad - exp(out) * grad.sum(axis=axis, keepdims=True),)
+    return (grad - exp(out) * grad.sum(axis=_from_the_end(axis, out), keepdims=True),)
 
 
 @register(

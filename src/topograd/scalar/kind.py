@@ -87,7 +87,16 @@ class ScalarKind:
             return (node._x,)  # type: ignore[return-value]
         return node._x if arity else ()  # type: ignore[return-value]  # n operands, or a leaf
 
-    def vjp(self, node: Value, grad: Any, create_graph: bool) -> Sequence[Any]:
+    def vjp(
+        self,
+        node: Value,
+        grad: Any,
+        create_graph: bool,
+        batch: tuple[int, ...] = (),
+        wanted: Sequence[bool] | None = None,
+    ) -> Sequence[Any]:
+        # (no batch ever reaches here: seed refuses one; a rule on numbers is cheap enough to
+        # give every contribution, wanted or not)
         op = node._made_by
         arity = op.arity
         if arity == 2:
@@ -115,7 +124,9 @@ class ScalarKind:
             return op.rule(grad, *operands, node)
         return op.rule(grad, *[v.data for v in operands], node.data)
 
-    def jvp(self, node: Value, tangents: Sequence[Any], create_graph: bool) -> Any:
+    def jvp(
+        self, node: Value, tangents: Sequence[Any], create_graph: bool, batch: tuple[int, ...] = ()
+    ) -> Any:
         """Forward mode: ``node``'s tangent from its inputs' (None: none). Every node is one
         number, so the rule fed an input's tangent gives that input's share: the partial times
         the tangent (a selection included: relu's rule gives 0 whatever it is fed where the
@@ -150,7 +161,9 @@ class ScalarKind:
     def forget(self, node: Value) -> None:
         node.grad = NO_GRADIENT
 
-    def seed(self, node: Value, gradient: Any) -> float:
+    def seed(self, node: Value, gradient: Any, batched: bool = False) -> float:
+        if batched:
+            raise TypeError("a batch of gradients at once takes Tensors; a Value's is one number")
         if gradient is None:
             return 1.0
         if isinstance(gradient, Value):
@@ -160,7 +173,9 @@ class ScalarKind:
         seed = float(gradient)
         return 0.0 if seed is NO_GRADIENT else seed  # a seed is a gradient, never "none yet"
 
-    def as_grad(self, node: Value, grad: Any, create_graph: bool) -> Any:
+    def as_grad(
+        self, node: Value, grad: Any, create_graph: bool, batch: tuple[int, ...] = ()
+    ) -> Any:
         if grad is None:
             grad = 0.0
         if create_graph and not isinstance(grad, Value):

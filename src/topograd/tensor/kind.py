@@ -20,7 +20,7 @@ from ..autograd.kinds import register_kind
 from ..autograd.modes import recording
 from ..autograd.registry import OUT, Op
 from ..autograd.versions import WRITES, changed, first_changed, refuse_if_stale, restamp
-from ..ops.shapes import broadcast_to
+from ..ops.shapes import broadcast_to, reshape, stack
 from .broadcast import unbroadcast
 from .tensor import NUMBERS, Array, Tensor, apply, checksums, constant
 
@@ -51,35 +51,56 @@ class TensorKind:
     def inputs(self, node: Tensor) -> Sequence[Tensor]:
         return node._needed
 
-    def vjp(self, node: Tensor, grad: Any, create_graph: bool) -> list[Any]:
-        grads = _rule(node, grad, create_graph)
+    def vjp(
+        self,
+        node: Tensor,
+        grad: Any,
+        create_graph: bool,
+        batch: tuple[int, ...] = (),
+        wanted: Sequence[bool] | None = None,
+    ) -> list[Any]:
+        """One contribution per input that requires a gradient (None for one not ``wanted``).
+        With ``batch`` (the leading axes of a batch of gradients), each in a batch too: at once
+        where the op's rule takes the batch (``Op.batched``), else one after the other."""
+        op = node._op
+        assert op is not None
+        needs = node._needs
+        if wanted is not None:  # (a rule that takes needs= skips the unwanted work)
+            asked = iter(wanted)
+            needs = tuple(need and next(asked) for need in needs)
+        if batch and not op.batched:
+            return _one_by_one(self, node, grad, create_graph, batch, needs)
+        grads = _rule(node, grad, create_graph, needs)
         contributions: list[Any] = []
-        for x, g, need in zip(node._inputs, grads, node._needs, strict=True):
-            if need:
+        for x, g, need, asked_for in zip(node._inputs, grads, node._needs, needs, strict=True):
+            if need and not asked_for:
+                contributions.append(None)
+            elif need:
                 shape, dtype = x.data.shape, x.data.dtype  # type: ignore[union-attr]
                 if g is None:  # an input that gets nothing (a mask made to want a gradient)
-                    g = np.zeros(shape, dtype)
+                    g = np.zeros((*batch, *shape), dtype)
                 elif type(g) in NUMBERS:  # a choice made at once: the same for every element
-                    g = np.full(shape, g, dtype)
-                g = unbroadcast(g, shape)
+                    g = np.full((*batch, *shape), g, dtype)
+                g = unbroadcast(g, shape, batch)
                 if any(g is c for c in contributions):  # never one array for two inputs
                     g = g.copy() if isinstance(g, np.ndarray) else g * 1.0
                 contributions.append(g)
         return contributions
 
-    def jvp(self, node: Tensor, tangents: Sequence[Any], create_graph: bool) -> Any:
-        """Forward mode: ``node``'s tangent from its inputs' (None: none). An op applied element
-        by element runs its rule forward, fed each input's tangent in the output's shape (the
-        rule is the partial times what it is fed); any other op's tangent is the transpose of
-        its VJP, which is linear in the cotangent: J t = d<VJP(g), t>/dg."""
+    def jvp(
+        self, node: Tensor, tangents: Sequence[Any], create_graph: bool, batch: tuple[int, ...] = ()
+    ) -> Any:
+        """Forward mode: ``node``'s tangent from its inputs' (None: none), each with the
+        leading axes ``batch`` where a batch of tangents runs at once. An op applied element by
+        element runs its rule forward, fed each input's tangent in the output's shape (the rule
+        is the partial times what it is fed); any other op's tangent is the transpose of its
+        VJP, which is linear in the cotangent: J t = d<VJP(g), t>/dg."""
         op = node._op
         assert op is not None
         with np.errstate(all="ignore"):
-            if op.forward is not None:
-                return _forward(node, tangents, create_graph)
-            if op.elementwise:
-                return _pushed(node, tangents, create_graph)
-            return _transposed(self, node, tangents, create_graph)
+            if op.elementwise or op.forward is not None:
+                return _pushed(node, tangents, create_graph, batch)
+            return _transposed(self, node, tangents, create_graph, batch)
 
     def accumulate(self, node: Tensor, grad: Any) -> None:
         if node._inputs and not node._retain:
@@ -99,7 +120,9 @@ class TensorKind:
     def gradient(self, node: Tensor) -> Any:
         return node.grad
 
-    def seed(self, node: Tensor, gradient: Any) -> Array:
+    def seed(self, node: Tensor, gradient: Any, batched: bool = False) -> Array:
+        if batched:
+            return self.seed_batch(node, gradient)
         if gradient is None and node.data.size != 1:
             raise RuntimeError("grad can be implicitly created only for scalar outputs")
         given = np.ones(node.shape) if gradient is None else gradient
@@ -116,8 +139,22 @@ class TensorKind:
             )
         return seed
 
-    def as_grad(self, node: Tensor, grad: Any, create_graph: bool) -> Any:
-        grad = np.zeros(node.shape, node.data.dtype) if grad is None else grad
+    def seed_batch(self, node: Tensor, gradients: Any) -> Array:
+        """A batch of upstream gradients along a new leading axis, each of the node's shape."""
+        given = gradients.data if isinstance(gradients, Tensor) else np.asarray(gradients)
+        if given.dtype.kind not in "biuf":
+            raise TypeError(f"backward() takes real numbers as the gradient, got {given.dtype}")
+        if given.ndim == 0 or given.shape[1:] != node.shape:
+            raise RuntimeError(
+                f"a batch of gradients has the output's shape {node.shape} after its first axis"
+                f", got a shape of {given.shape}"
+            )
+        return np.array(given, dtype=node.dtype)
+
+    def as_grad(
+        self, node: Tensor, grad: Any, create_graph: bool, batch: tuple[int, ...] = ()
+    ) -> Any:
+        grad = np.zeros((*batch, *node.shape), node.data.dtype) if grad is None else grad
         if create_graph:
             return grad if isinstance(grad, Tensor) else constant(grad)
         return np.asarray(grad.data if isinstance(grad, Tensor) else grad)  # 0-d: an array too
@@ -157,13 +194,15 @@ class TensorKind:
         return np.errstate(all="ignore")  # inf - inf is nan, 1e308 * 10 is inf: no warning
 
 
-def _rule(node: Tensor, grad: Any, create_graph: bool) -> Sequence[Any]:
+def _rule(
+    node: Tensor, grad: Any, create_graph: bool, needs: tuple[bool, ...] | None = None
+) -> Sequence[Any]:
     """The op's rule run on ``grad``: one contribution per operand, in the output's shape."""
     op = node._op
     assert op is not None
     params = node._params
     if op.takes_needs:
-        params = {**(params or {}), "needs": node._needs}
+        params = {**(params or {}), "needs": node._needs if needs is None else needs}
     if create_graph:
         xs: list[Any] = list(node._inputs)
         out: Any = node
@@ -175,54 +214,104 @@ def _rule(node: Tensor, grad: Any, create_graph: bool) -> Sequence[Any]:
         return op.rule(grad, *xs, out, **params) if params else op.rule(grad, *xs, out)
 
 
-def _forward(node: Tensor, tangents: Sequence[Any], create_graph: bool) -> Any:
+def _forward(node: Tensor, per_operand: Sequence[Any], create_graph: bool) -> Any:
     """The op's forward rule of its own, fed each operand's tangent (None: none)."""
     op = node._op
     assert op is not None and op.forward is not None
-    given = iter(tangents)
-    per_operand = [next(given) if need else None for need in node._needs]
     if create_graph:
-        found = op.forward(*per_operand, *node._inputs, node)
-    else:
-        datas = [t if type(t) in NUMBERS else t.data for t in node._inputs]  # type: ignore[union-attr]
-        found = op.forward(*per_operand, *datas, node.data)
-    return found if found.shape == node.shape else broadcast_to(found, shape=node.shape)
+        return op.forward(*per_operand, *node._inputs, node)
+    datas = [t if type(t) in NUMBERS else t.data for t in node._inputs]  # type: ignore[union-attr]
+    return op.forward(*per_operand, *datas, node.data)
 
 
-def _pushed(node: Tensor, tangents: Sequence[Any], create_graph: bool) -> Any:
-    """Σ_i rule(tangent_i)[i] for an op applied element by element."""
+def _one_by_one(
+    kind: TensorKind,
+    node: Tensor,
+    grads: Any,
+    create_graph: bool,
+    batch: tuple[int, ...],
+    needs: tuple[bool, ...],
+) -> list[Any]:
+    """A batch of contributions for a rule that takes one gradient at a time: stacked."""
+    (size,) = batch
+    wanted = [asked for need, asked in zip(node._needs, needs) if need]
+    each = [kind.vjp(node, grads[b], create_graph, (), wanted) for b in range(size)]
+    return [
+        None if column[0] is None else stack(*column, axis=0) for column in zip(*each, strict=True)
+    ]
+
+
+def _pushed(
+    node: Tensor, tangents: Sequence[Any], create_graph: bool, batch: tuple[int, ...]
+) -> Any:
+    """For an op applied element by element, each input's tangent in the output's shape (and
+    the batch's), fed to its forward rule (``Op.forward``), or Σ_i rule(tangent_i)[i]."""
+    full = (*batch, *node.shape)
     operands = [k for k, need in enumerate(node._needs) if need]
-    total = None
+    fed: list[Any] = [None] * len(node._inputs)
     for k, tangent in zip(operands, tangents, strict=True):
-        if tangent is None:
+        if tangent is not None:
+            fed[k] = (
+                tangent
+                if tangent.shape == full
+                else broadcast_to(_aligned(tangent, node, batch), shape=full)
+            )
+    op = node._op
+    assert op is not None
+    if op.forward is not None:
+        found = _forward(node, fed, create_graph)
+        return found if found.shape == full else broadcast_to(found, shape=full)
+    total = None
+    for k in operands:
+        if fed[k] is None:
             continue
-        fed = tangent if tangent.shape == node.shape else broadcast_to(tangent, shape=node.shape)
-        share = _rule(node, fed, create_graph)[k]
+        share = _rule(node, fed[k], create_graph)[k]
         if share is None:
             continue
         if type(share) in NUMBERS:  # a choice made at once: the same for every element
-            share = np.full(node.shape, share, node.dtype)
-        elif share.shape != node.shape:
-            share = broadcast_to(share, shape=node.shape)
+            share = np.full(full, share, node.dtype)
+        elif share.shape != full:
+            share = broadcast_to(share, shape=full)
         total = share if total is None else total + share
     return total
 
 
-def _transposed(kind: TensorKind, node: Tensor, tangents: Sequence[Any], create_graph: bool) -> Any:
-    """Σ_i J_i t_i as the gradient, by g, of Σ_i <VJP(g)_i, t_i>: a backward through the graph
-    of the op's own rule, recorded on a cotangent leaf g."""
-    if all(t is None for t in tangents):
-        return None
+def _aligned(tangent: Any, node: Tensor, batch: tuple[int, ...]) -> Any:
+    """A batch of an input's tangents with unit axes after the batch, so that the input's own
+    axes line up with the output's (as broadcasting lines them up from the end)."""
+    if not batch:
+        return tangent
+    own = tangent.shape[len(batch) :]
+    return reshape(tangent, shape=(*batch, *(1,) * (node.ndim - len(own)), *own))
+
+
+def _transposed(
+    kind: TensorKind,
+    node: Tensor,
+    tangents: Sequence[Any],
+    create_graph: bool,
+    batch: tuple[int, ...],
+) -> Any:
+    """Σ_i J_i t_i: the VJP g -> J_iᵀ g is linear, and its own VJP, fed t_i, is J_i t_i. The
+    op's rule is recorded on a cotangent leaf g, then a backward through that small graph from
+    each contribution, seeded with the input's tangent (a batch of them at once) gives it."""
     cotangent = Tensor(np.zeros(node.shape, node.dtype), requires_grad=True)
     with recording(True):
-        contributions = kind.vjp(node, cotangent, True)
-        total: Any = 0.0
-        for c, t in zip(contributions, tangents, strict=True):
-            if t is not None:
-                total = total + (c * t).sum()
-    if not isinstance(total, Tensor) or not total.requires_grad:
-        return None  # the op passes nothing back: its tangent is zero
-    (found,) = engine_grad(total, [cotangent], create_graph=create_graph)
+        contributions = kind.vjp(node, cotangent, True, (), [t is not None for t in tangents])
+    pairs = [
+        (c, t)
+        for c, t in zip(contributions, tangents, strict=True)
+        if t is not None and isinstance(c, Tensor) and c.requires_grad
+    ]
+    if not pairs:
+        return None  # the rule passes nothing back that depends on g: the tangent is zero
+    (found,) = engine_grad(
+        [c for c, _ in pairs],
+        [cotangent],
+        [t for _, t in pairs],
+        create_graph=create_graph,
+        is_grads_batched=bool(batch),
+    )
     return found
 
 
