@@ -384,3 +384,114 @@ def test_trees_of_numbers_and_values() -> None:
     assert isinstance(nested["a"], tg.Value) and nested["a"].data == 12.0
     (second,) = tg.grad(nested["a"], [a])
     assert second == 12.0  # 6a
+
+
+def test_the_same_node_twice_is_two_variables_as_in_pytorch() -> None:
+    """A node given as two arguments, or given and also used inside the function (a nested
+    transform's closure), counts as the variables it is given as: no derivative is summed
+    into another's."""
+
+    def f(a: Any, b: Any) -> Any:
+        return (a * b).sin() * a
+
+    x = np.array([0.5, -1.0])
+    mine = tg.func.jacrev(f, argnums=(0, 1))(
+        tg.Tensor(x, requires_grad=True), tg.Tensor(x, requires_grad=True)
+    )
+    shared = tg.Tensor(x, requires_grad=True)
+    twice = tg.func.jacrev(f, argnums=(0, 1))(shared, shared)
+    theirs = torch.func.jacrev(lambda a, b: torch.sin(a * b) * a, argnums=(0, 1))(
+        as_torch(x), as_torch(x)
+    )
+    for found in (mine, twice):
+        for k in range(2):
+            close(found[k], theirs[k], f"by argument {k}")
+    # a closure over the outer argument, on numbers, Values and arrays
+    nested = lambda x: x * tg.func.grad(lambda y: x * y)(x)  # noqa: E731
+    their_nested = lambda x: x * torch.func.grad(lambda y: x * y)(x)  # noqa: E731
+    expected = torch.func.grad(their_nested)(torch.tensor(3.0, dtype=torch.float64)).item()
+    assert tg.func.grad(nested)(3.0) == expected == 6.0
+    assert tg.func.grad(nested)(tg.Value(3.0)).data == 6.0
+    inner = lambda x: tg.func.jacrev(lambda y: x * y * y)(x)  # noqa: E731
+    their_inner = lambda x: torch.func.jacrev(lambda y: x * y * y)(x)  # noqa: E731
+    close(
+        tg.func.jacfwd(inner)(np.array([1.0, 2.0])),
+        torch.func.jacfwd(their_inner)(as_torch([1.0, 2.0])),
+        "nested",
+    )
+
+
+def test_anomaly_mode_with_inputs_no_target_needs() -> None:
+    """grad() skips a weight's gradient that nobody asked for; anomaly mode's check skips it
+    too."""
+    x = tg.Tensor(np.ones((2, 3)), requires_grad=True)
+    w = tg.Tensor(np.ones((4, 3)), requires_grad=True)
+    with tg.detect_anomaly():
+        (found,) = tg.grad((x @ w.T).sum(), [x])
+        rows = tg.func.jacrev(lambda x: x @ w.T)(x.data)
+    np.testing.assert_array_equal(found, np.full((2, 3), 4.0))
+    assert rows.shape == (2, 4, 2, 3)
+
+
+def test_float32_stays_float32_and_keywords_pass_through() -> None:
+    x32 = np.array([1.0, 2.0], dtype=np.float32)
+    for transform in (tg.func.jacrev, tg.func.jacfwd):
+        found = transform(lambda x, y: y * 2, argnums=(0, 1))(x32, x32)
+        assert found[0].dtype == found[1].dtype == np.float32 and not found[0].any()
+    _, tangent = tg.func.jvp(lambda x: np.ones(2, dtype=np.float32), (x32,), (x32,))
+    assert tangent.dtype == np.float32
+    scaled = tg.func.grad(lambda x, scale=1.0: (x * scale).sum())(np.ones(3), scale=3.0)
+    np.testing.assert_array_equal(scaled, np.full(3, 3.0))
+    assert tg.func.jacrev(lambda x, *, p: x**p)(np.array([2.0]), p=3)[0, 0] == 12.0
+
+
+BAD_CALLS = [
+    (
+        lambda: tg.func.jvp(lambda x: x * 2, (np.ones(3),), (np.ones(3, dtype=int),)),
+        TypeError,
+        r"tangents\[0\] must hold floating-point numbers, got an array of int64",
+    ),
+    (
+        lambda: tg.func.jvp(lambda x: x, (np.ones(2),), (tg.Value(1.0),)),
+        TypeError,
+        r"tangents\[0\] must be an array or a Tensor, got Value",
+    ),
+    (
+        lambda: tg.func.jacrev(lambda x: x, chunk_size=2.5),
+        ValueError,
+        "chunk_size must be None or a whole number >= 1",
+    ),  # type: ignore[arg-type]
+    (
+        lambda: tg.func.jacrev(lambda x, y: x, argnums=(0, 0))(1.0, 2.0),
+        ValueError,
+        r"argnums \(0, 0\) names an argument twice",
+    ),
+    (
+        lambda: tg.func.grad(lambda x, y: x, argnums=(1, -1))(1.0, 2.0),
+        ValueError,
+        r"argnums \(1, -1\) names an argument twice",
+    ),
+    (
+        lambda: tg.func.grad(lambda x: x, argnums=())(1.0),
+        ValueError,
+        r"argnums must name at least one argument",
+    ),
+    (
+        lambda: tg.func.grad(lambda x: x.sum())(np.array([True, False])),
+        TypeError,
+        r"args\[0\] must hold real numbers, got an array of bool",
+    ),
+    (
+        lambda: tg.func.grad(lambda x: x.sum())(np.array([1j])),
+        TypeError,
+        r"args\[0\] must hold real numbers, got an array of complex128",
+    ),
+]
+
+
+@pytest.mark.parametrize(("call", "error", "message"), BAD_CALLS)
+def test_bad_calls_are_refused_with_the_argument_named(
+    call: Any, error: type, message: str
+) -> None:
+    with pytest.raises(error, match=message):
+        call()

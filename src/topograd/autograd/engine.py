@@ -114,23 +114,15 @@ def _walk(
     observer: Observer | None,
     batch: tuple[int, ...],
 ) -> None:
-    inputs, accumulate = kind.inputs, kind.accumulate
-    vjp: Callable[[Any, Any, bool], Sequence[Any]] = kind.vjp
-    if batch:
-
-        def batched(node: Any, grad: Any, create_graph: bool) -> Sequence[Any]:
-            return kind.vjp(node, grad, create_graph, batch)
-
-        vjp = batched
-
+    inputs, accumulate, vjp = kind.inputs, kind.accumulate, _rules(kind, batch)
     pending: dict[Any, Any] = {}
     for root, seed in zip(roots, seeds):
         pending[root] = pending[root] + seed if root in pending else seed
     get, pop = pending.get, pending.pop  # (bound once: this loop runs once per edge)
     order = topological_order(roots)
-    runs = reaching = None
+    runs = masks = None
     if capture:  # grad(): only the rules on a path to an input asked for run
-        order, runs, reaching = _leading_to(order, capture, inputs)
+        order, runs, masks = _leading_to(order, capture, inputs)
     if WRITES.count:  # something was written in place: is any of it needed here?
         kind.check_versions(order if runs is None else [n for n in order if n in runs])
     for node in reversed(order):
@@ -148,13 +140,10 @@ def _walk(
             if observer is not None:
                 observer(node, grad, (), ())
             continue
-        if reaching is None:
+        if masks and node in masks:  # grad(): only for the inputs that lead to a target
+            contributions = kind.vjp(node, grad, create_graph, batch, masks[node])
+        else:
             contributions = vjp(node, grad, create_graph)
-        else:  # and of those, only for the inputs that lead to one
-            wanted = [p in reaching for p in parents]
-            contributions = kind.vjp(
-                node, grad, create_graph, batch, None if all(wanted) else wanted
-            )
         if observer is not None:
             observer(node, grad, parents, contributions)
         for parent, contribution in zip(parents, contributions):
@@ -165,21 +154,37 @@ def _walk(
             pending[parent] = contribution if total is None else total + contribution
 
 
+def _rules(kind: Kind, batch: tuple[int, ...]) -> Callable[[Any, Any, bool], Sequence[Any]]:
+    """The kind's vjp, for a batch of gradients at once where ``batch`` says so."""
+    if not batch:
+        return kind.vjp
+
+    def batched(node: Any, grad: Any, create_graph: bool) -> Sequence[Any]:
+        return kind.vjp(node, grad, create_graph, batch)
+
+    return batched
+
+
 def _leading_to(
     order: list[Any], targets: dict[Any, Any], inputs: Callable[[Any], Sequence[Any]]
-) -> tuple[list[Any], set[Any], set[Any]]:
-    """The nodes of ``order`` (inputs first) from which a target is reached, among them those
-    whose rule passes something on to a target, and the set of the first: as PyTorch's
-    engine, ``grad`` runs no rule, nor part of one, whose result no input asked for needs."""
+) -> tuple[list[Any], set[Any], dict[Any, list[bool]]]:
+    """The nodes of ``order`` (inputs first) from which a target is reached; among them those
+    whose rule passes something on to a target; and for those of them with an input that
+    leads to no target, which inputs do: as PyTorch's engine, ``grad`` runs no rule, nor part
+    of one, whose result no input asked for needs."""
     reaching: set[Any] = set()  # the targets, and the nodes a target is reached from
     runs: set[Any] = set()
+    masks: dict[Any, list[bool]] = {}
     for node in order:
-        if any(p in reaching for p in inputs(node)):
+        leads = [p in reaching for p in inputs(node)]
+        if any(leads):
             reaching.add(node)
             runs.add(node)
+            if not all(leads):
+                masks[node] = leads
         elif node in targets:
             reaching.add(node)
-    return [node for node in order if node in reaching], runs, reaching
+    return [node for node in order if node in reaching], runs, masks
 
 
 def _both(first: Observer, second: Observer) -> Observer:
@@ -274,25 +279,34 @@ def grad(
     >>> dy.data, d2y
     (12.0, 12.0)
     """
-    several = isinstance(output, (tuple, list))
-    outputs = list(output) if several else [output]
-    upstream = list(grad_outputs) if several and grad_outputs is not None else [grad_outputs]
-    if not several:
-        kind = _kind(output, "grad", "output")
-    elif not outputs or (grad_outputs is not None and len(outputs) != len(upstream)):
-        raise ValueError(f"grad() got {len(outputs)} outputs but {len(upstream)} grad_outputs")
-    else:
-        kind = _same_kind("grad", "outputs", outputs)
-        upstream = upstream if grad_outputs is not None else [None] * len(outputs)
+    kind, outputs, seeds = _seeded(output, grad_outputs, create_graph, is_grads_batched)
     inputs = [inputs] if kind_of(inputs) is not None else list(inputs)
     if inputs and _same_kind("grad", "inputs", inputs) is not kind:
         raise TypeError("grad() takes an output and inputs of one kind: Values or Tensors")
     capture: dict[Any, Any] = dict.fromkeys(inputs)
-    seeds = [kind.seed(o, g, is_grads_batched) for o, g in zip(outputs, upstream)]
-    if create_graph:  # an upstream gradient that is a node stays one: the result depends on it
-        seeds = [g if kind_of(g) is kind else s for s, g in zip(seeds, upstream)]
     batch = tuple(seeds[0].shape[:1]) if is_grads_batched else ()
-    if batch and any(tuple(s.shape[:1]) != batch for s in seeds):
-        raise RuntimeError("grad(): every batch of upstream gradients must be of one size")
     _propagate(outputs, seeds, create_graph, capture, None, batch)
     return [kind.as_grad(node, capture[node], create_graph, batch) for node in inputs]
+
+
+def _seeded(
+    output: Any, grad_outputs: Any, create_graph: bool, batched: bool
+) -> tuple[Kind, list[Any], list[Any]]:
+    """grad()'s outputs (one, or a list), their kind, and the seed of each: its upstream
+    gradient as its kind checks it (a node stays one under ``create_graph``: the result
+    depends on it)."""
+    several = isinstance(output, (tuple, list))
+    outputs = list(output) if several else [output]
+    if not several:
+        upstream = [grad_outputs]
+    else:
+        upstream = [None] * len(outputs) if grad_outputs is None else list(grad_outputs)
+        if not outputs or len(outputs) != len(upstream):
+            raise ValueError(f"grad() got {len(outputs)} outputs but {len(upstream)} grad_outputs")
+    kind = _same_kind("grad", "outputs", outputs) if several else _kind(output, "grad", "output")
+    seeds = [kind.seed(o, g, batched) for o, g in zip(outputs, upstream)]
+    if create_graph:
+        seeds = [g if kind_of(g) is kind else s for s, g in zip(seeds, upstream)]
+    if batched and any(tuple(s.shape[:1]) != tuple(seeds[0].shape[:1]) for s in seeds):
+        raise RuntimeError("grad(): every batch of upstream gradients must be of one size")
+    return kind, outputs, seeds

@@ -53,10 +53,16 @@ class Kind(Protocol):
         wanted: Sequence[bool] | None = None,
     ) -> Sequence[Any]: ...
 
-    # forward mode: the node's tangent from its inputs' (one per input, None: none); None: 0
+    # forward mode: the node's tangent from its inputs' (one per input, None: none; None: 0),
+    # where the node's rule runs forward as it is (``pointwise``); for any other node forward
+    # mode takes the transpose of its vjp, recorded on a stand-in cotangent (``cotangent_leaf``)
     def jvp(
         self, node: Any, tangents: Sequence[Any], create_graph: bool, batch: tuple[int, ...] = ()
     ) -> Any: ...
+
+    def pointwise(self, node: Any) -> bool: ...
+
+    def cotangent_leaf(self, node: Any) -> Any: ...  # zeros in the node's shape, a leaf
 
     def accumulate(self, node: Any, grad: Any) -> None: ...
 

@@ -70,7 +70,7 @@ def place() -> str:
 def check_nan(kind: Any, node: Any, parents: Sequence[Any], contributions: Sequence[Any]) -> None:
     """Raise ``AnomalyError`` if ``node`` passed NaN to an input that wants a gradient."""
     for parent, contribution in zip(parents, contributions):
-        if kind.has_nan(parent, contribution):
+        if contribution is not None and kind.has_nan(parent, contribution):
             i = next(k for k, o in enumerate(kind.operands(node)) if o is parent)
             op, label = kind.op(node).name, getattr(node, "label", "")
             named = f"{op!r}" + (f" (label {label!r})" if label else "")

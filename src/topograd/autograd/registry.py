@@ -130,6 +130,7 @@ class Op:
         differs: tuple[Difference, ...] = (),
         saves: tuple[int, ...] | None = None,
         batches: bool = False,
+        forward: Callable[..., Any] | None = None,
     ) -> None:
         self.name = name  # the ``.op`` of its results, the method's and the parser's name
         self.rule = rule
@@ -153,10 +154,11 @@ class Op:
         # gives them back in front of each contribution; an op applied element by element
         # does so by its nature (see ``batched``)
         self.batches = batches
-        # forward mode runs the rule forward (Σ partial x tangent); an op whose forward mode
-        # PyTorch computes in another form, with other IEEE results, has it here: it takes the
-        # tangent of each operand (None: none), the inputs and the output
-        self.forward: Callable[..., Any] | None = None
+        # forward mode runs the rule forward (Σ partial x tangent); an op applied element by
+        # element whose forward mode PyTorch computes in another form, with other IEEE
+        # results, has it here: it takes the tangent of each operand (None: none), the inputs
+        # and the output
+        self.forward = forward
 
     @overload
     def __call__(self, x: T, /) -> T: ...
@@ -224,6 +226,7 @@ def register(
     differs: Sequence[Difference] = (),
     saves: tuple[int, ...] | None = None,
     batches: bool = False,
+    forward: Callable[..., Any] | None = None,
 ) -> Callable[[Rule], Op]:
     """Decorate a rule to make it an entry of the registry; the name then holds the ``Op``,
     so later rules can call it: ``cos(x)``. The rule's docstring is the derivative's maths."""
@@ -246,6 +249,7 @@ def register(
             differs=tuple(differs),
             saves=saves,
             batches=batches,
+            forward=forward,
         )
         add(op)
         return op

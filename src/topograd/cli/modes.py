@@ -149,13 +149,13 @@ def plot(rows: Sequence[Row], path: Path) -> bytes:
 
 
 def run(args: argparse.Namespace) -> int:
-    rows = measure(args.sizes)
-    print(table(rows))
-    path = Path(args.out) / "modes.png"
-    try:
+    try:  # before the timings, which take a while
         import matplotlib  # noqa: F401
     except ImportError:
         raise UsageError("the plot needs matplotlib: pip install 'topograd[demo]'") from None
+    rows = measure(args.sizes)
+    print(table(rows))
+    path = Path(args.out) / "modes.png"
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         write_atomically(path, plot(rows, path))

@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..autograd.kinds import kind_of
+from ..autograd.modes import recording
 from ..scalar.value import Value, is_real
 from .trees import Tree, flatten
 
@@ -45,14 +46,14 @@ class Calling:
         data = array(x.data if isinstance(x, Tensor) else x)
         return constant(data) if self.wrapped else data
 
-    def zeros(self, of_shape: tuple[int, ...]) -> Any:
+    def zeros(self, of_shape: tuple[int, ...], like: Any) -> Any:
         """A derivative that is zero (the output does not depend on the input): 0.0, or an
-        array of zeros of this shape."""
+        array of zeros of this shape, of the dtype of ``like`` (a node or an array)."""
         if not self.tensors:
             return 0.0
         import numpy as np
 
-        return np.zeros(of_shape)
+        return np.zeros(of_shape, getattr(like, "dtype", np.float64))
 
 
 def array(x: Any) -> Any:
@@ -99,15 +100,19 @@ def rebuilt(flat: Sequence[Any], trees: Sequence[Tree]) -> list[Any]:
 
 
 def _leaves(atoms: Sequence[Any], names: Sequence[str]) -> tuple[list[Any], Calling]:
-    """The nodes to call the function on. A node given that is part of a graph (a Value; a
-    Tensor that requires a gradient) is used as it is, so that an outer transform sees
-    through; anything else becomes a new leaf."""
+    """The nodes to call the function on, one per argument's leaf, never one for two. A node
+    given that is part of a graph (a Value; a Tensor that requires a gradient) gets a new node
+    that depends on it (``p * 1.0``: the same numbers, -0.0 and nan kept), so that an outer
+    transform sees through, and the same node given twice, or used inside the function as
+    well, counts as the variables it is given as (as in PyTorch); anything else becomes a new
+    leaf."""
     if any(is_tensor_like(p) for p in atoms):
         return _tensor_leaves(atoms, names)
     found, keep = [], False
     for p, name in zip(atoms, names):
         if isinstance(p, Value):
-            found.append(p)
+            with recording(True):
+                found.append(p * 1.0)
             keep = True
         elif is_real(p):
             found.append(Value(float(p)))
@@ -127,7 +132,8 @@ def _tensor_leaves(atoms: Sequence[Any], names: Sequence[str]) -> tuple[list[Any
         if isinstance(p, Tensor):
             wrapped = True
             if p.requires_grad:
-                found.append(p)
+                with recording(True):
+                    found.append(p * 1.0)
                 keep = True
                 continue
             p = p.data
@@ -137,8 +143,21 @@ def _tensor_leaves(atoms: Sequence[Any], names: Sequence[str]) -> tuple[list[Any
             raise TypeError(
                 f"{name} must be an array, a Tensor or a number, got {type(p).__name__}"
             )
+        real(p, name)
         found.append(Tensor(p, requires_grad=True))
     return found, Calling(True, keep, wrapped)
+
+
+def real(x: Any, name: str, floating: bool = False) -> None:
+    """Refuse, naming it, an array that does not hold real numbers (or, where ``floating``,
+    floating-point ones: a tangent, as PyTorch's)."""
+    dtype = getattr(x, "dtype", None)
+    if dtype is None:
+        return
+    kinds = "f" if floating else "iuf"
+    if dtype.kind not in kinds:
+        what = "floating-point" if floating else "real"
+        raise TypeError(f"{name} must hold {what} numbers, got an array of {dtype}")
 
 
 def shape(x: Any) -> tuple[int, ...]:

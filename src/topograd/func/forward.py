@@ -1,8 +1,10 @@
 """Forward mode on a recorded graph: the tangent of every node, in forward order, from the
-tangents of its inputs. No op has a second rule: each kind's ``jvp`` runs the op's own rule
-forward (see the kinds: a Value's rule fed an input's tangent gives the partial times it; a
-Tensor op applied element by element likewise; any other Tensor op by the transpose of its
-VJP, which is linear in what it is fed).
+tangents of its inputs, by the same rules as the backward pass. A node whose rule runs forward
+as it is (every Value's: the rule fed an input's tangent gives the partial times it; a Tensor
+op's applied element by element likewise) gets its tangent from its kind's ``jvp``; any other
+(a Tensor op that mixes elements) by the transpose of its rule, which is linear in what it is
+fed (``transposed``). One op, div, has a forward rule of its own, to give PyTorch's IEEE
+results at y = 0 (``Op.forward``).
 
     tangent(node) = Σ_i ∂node/∂input_i · tangent(input_i)
 """
@@ -12,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from ..autograd.engine import grad as engine_grad
 from ..autograd.engine import topological_order
 from ..autograd.kinds import Kind, kind_of
 from ..autograd.modes import AnomalyError, grad_mode, recording
@@ -43,11 +46,41 @@ def tangents(
             given = [found.get(x) for x in kind.inputs(node)]
             if all(t is None for t in given):
                 continue
-            tangent = kind.jvp(node, given, create_graph, batch)
+            if kind.pointwise(node):
+                tangent = kind.jvp(node, given, create_graph, batch)
+            else:
+                tangent = transposed(kind, node, given, create_graph, batch)
             if tangent is not None:
                 if check:
                     _refuse_nan(kind, node, given, tangent)
                 found[node] = tangent
+    return found
+
+
+def transposed(
+    kind: Kind, node: Any, tangents: Sequence[Any], create_graph: bool, batch: tuple[int, ...]
+) -> Any:
+    """Σ_i J_i t_i for a node whose rule mixes elements: the rule g -> J_iᵀ g is linear, and
+    its own VJP, fed t_i, is J_i t_i. The rule is recorded on a stand-in cotangent g, then a
+    backward through that small graph from each input's contribution, seeded with the input's
+    tangent (a batch of them at once), gives it."""
+    cotangent = kind.cotangent_leaf(node)
+    with recording(True):
+        contributions = kind.vjp(node, cotangent, True, (), [t is not None for t in tangents])
+    pairs = [
+        (c, t)
+        for c, t in zip(contributions, tangents, strict=True)
+        if t is not None and kind_of(c) is kind and kind.op(c) is not None
+    ]
+    if not pairs:
+        return None  # the rule passes nothing back that depends on g: the tangent is zero
+    (found,) = engine_grad(
+        [c for c, _ in pairs],
+        [cotangent],
+        [t for _, t in pairs],
+        create_graph=create_graph,
+        is_grads_batched=bool(batch),
+    )
     return found
 
 

@@ -26,12 +26,16 @@ from .trees import Tree, flatten
 
 
 def _call(
-    func: Callable[..., Any], leaves: list[Any], trees: list[Tree], function: str
+    func: Callable[..., Any],
+    leaves: list[Any],
+    trees: list[Tree],
+    function: str,
+    kwargs: dict[str, Any] | None = None,
 ) -> tuple[list[Any], Tree]:
-    """The function called on the leaves in the arguments' structure: its outputs' leaves and
-    tree."""
+    """The function called on the leaves in the arguments' structure (keyword arguments passed
+    on as they are, not differentiated, as torch.func's): its outputs' leaves and tree."""
     with recording(True):
-        outs, tree = arguments.outputs(func(*rebuilt(leaves, trees)), function)
+        outs, tree = arguments.outputs(func(*rebuilt(leaves, trees), **(kwargs or {})), function)
     tensors = bool(leaves) and not isinstance(leaves[0], Value)
     for o in outs:
         if _is_node(o) and isinstance(o, Value) == tensors:
@@ -57,6 +61,7 @@ def _direction(t: Any, of: Any, calling: Calling, what: str, whose: str) -> Any:
                 f"{what} has shape {shape(t)} but its {whose} has shape {shape(of)}: they must "
                 "match"
             )
+        arguments.real(t, what, floating=True)
     elif isinstance(t, bool) or not (is_real(t) or kind_of(t) is not None):
         raise TypeError(f"{what} must be a number or a Value, got {type(t).__name__}")
     elif kind_of(t) is not None and kind_of(t).name != "scalar":  # type: ignore[union-attr]
@@ -68,8 +73,9 @@ def _direction(t: Any, of: Any, calling: Calling, what: str, whose: str) -> Any:
 
 
 def _keeps(calling: Calling, given: Sequence[Any]) -> None:
-    """A tangent or cotangent that is part of a graph makes the results keep theirs."""
-    if any(_is_node(t) and (not calling.tensors or t.requires_grad) for t in given):
+    """A tangent or cotangent that is part of a graph makes the results keep theirs (one of
+    the other family is refused by ``_direction``)."""
+    if any(_is_node(t) and getattr(t, "requires_grad", True) for t in given):
         calling.keep = True
 
 
@@ -111,7 +117,9 @@ def jvp(
     results = []
     for o in outs:
         tangent = found.get(o) if _is_node(o) else None
-        results.append(calling.give(calling.zeros(shape(o)) if tangent is None else tangent))
+        if tangent is None:  # the output does not depend on the primals
+            tangent = calling.zeros(shape(o), o)
+        results.append(calling.give(tangent))
     return tree.build([calling.give(o) for o in outs]), tree.build(results)
 
 
@@ -134,7 +142,7 @@ def vjp(func: Callable[..., Any], *primals: Any) -> tuple[Any, Callable[[Any], t
         ]
         nodes = [(o, c) for o, c in zip(outs, checked) if _is_node(o)]
         if not nodes:
-            found = [answer.zeros(shape(leaf)) for leaf in leaves]
+            found = [answer.zeros(shape(leaf), leaf) for leaf in leaves]
         else:
             found = engine_grad(
                 [o for o, _ in nodes], leaves, [c for _, c in nodes], create_graph=answer.keep
@@ -145,13 +153,19 @@ def vjp(func: Callable[..., Any], *primals: Any) -> tuple[Any, Callable[[Any], t
 
 
 def _argnums(argnums: int | tuple[int, ...], count: int, function: str) -> tuple[int, ...]:
+    """The positions ``argnums`` names among ``count`` arguments (negative from the end)."""
     chosen = (argnums,) if isinstance(argnums, int) else tuple(argnums)
+    if not chosen:
+        raise ValueError(f"{function}: argnums must name at least one argument, got ()")
     for k in chosen:
         if isinstance(k, bool) or not isinstance(k, int) or not -count <= k < count:
             raise ValueError(
                 f"{function}: argnums {argnums!r} out of range for {count} positional arguments"
             )
-    return tuple(k % count for k in chosen)
+    positions = tuple(k % count for k in chosen)
+    if len(set(positions)) != len(positions):
+        raise ValueError(f"{function}: argnums {argnums!r} names an argument twice")
+    return positions
 
 
 def _by_argument(
@@ -159,11 +173,7 @@ def _by_argument(
 ) -> Any:
     """Results for the chosen arguments' leaves, each argument's in its tree: one for an int
     ``argnums``, a tuple for a tuple."""
-    found, start = [], 0
-    for k in chosen:
-        size = trees[k].size
-        found.append(trees[k].build(list(flat[start : start + size])))
-        start += size
+    found = rebuilt(flat, [trees[k] for k in chosen])
     return found[0] if isinstance(argnums, int) else tuple(found)
 
 
@@ -174,10 +184,10 @@ def grad_and_value(
     respect to the arguments ``argnums`` names (a tuple of gradients for a tuple; each in its
     argument's structure), as ``torch.func.grad_and_value``."""
 
-    def transformed(*args: Any) -> tuple[Any, Any]:
+    def transformed(*args: Any, **kwargs: Any) -> tuple[Any, Any]:
         chosen = _argnums(argnums, len(args), "grad")
         leaves, calling, trees = arguments.prepare(args, "args")
-        outs, tree = _call(func, leaves, trees, "grad")
+        outs, tree = _call(func, leaves, trees, "grad", kwargs)
         if not tree.is_leaf:
             raise TypeError(
                 "grad: the function must return one number (a Value, a float or a 0-d Tensor), "
@@ -194,7 +204,7 @@ def grad_and_value(
         if _is_node(out):
             found = engine_grad(out, targets, create_graph=calling.keep)
         else:
-            found = [calling.zeros(shape(leaf)) for leaf in targets]
+            found = [calling.zeros(shape(leaf), leaf) for leaf in targets]
         given = [calling.give(g) for g in found]
         return _by_argument(given, chosen, trees, argnums), calling.give(out)
 
@@ -205,7 +215,7 @@ def grad(func: Callable[..., Any], argnums: int | tuple[int, ...] = 0) -> Callab
     """A function giving the gradient of ``func`` (which returns one number) with respect to
     the arguments ``argnums`` names, as ``torch.func.grad``: ``grad(grad(f))`` is f''."""
     both = grad_and_value(func, argnums)
-    return lambda *args: both(*args)[0]
+    return lambda *args, **kwargs: both(*args, **kwargs)[0]
 
 
 def _jacobian(
@@ -221,13 +231,15 @@ def _jacobian(
     reverse mode a backward pass per element of the outputs, by forward mode a forward pass
     per element of the arguments; on Tensors, ``chunk_size`` of those passes at a time (None:
     all at once)."""
-    if chunk_size is not None and (isinstance(chunk_size, bool) or not chunk_size >= 1):
+    if chunk_size is not None and (
+        isinstance(chunk_size, bool) or not isinstance(chunk_size, int) or chunk_size < 1
+    ):
         raise ValueError(f"{function}: chunk_size must be None or a whole number >= 1")
 
-    def transformed(*args: Any) -> Any:
+    def transformed(*args: Any, **kwargs: Any) -> Any:
         chosen = _argnums(argnums, len(args), function)
         leaves, calling, trees = arguments.prepare(args, "args")
-        outs, tree = _call(func, leaves, trees, function)
+        outs, tree = _call(func, leaves, trees, function, kwargs)
         whose = spans(trees)
         targets = [leaves[i] for k in chosen for i in whose[k]]
         table = (by_columns if forward else by_rows)(outs, targets, calling, chunk_size)
@@ -267,7 +279,6 @@ def hvp(
     """``(func(*primals), H·tangents)``, forward over reverse, as
     ``torch.autograd.functional.hvp``: the Hessian of ``func`` (one number out) times the
     tangents, one per primal, without forming the Hessian."""
-    every = tuple(range(len(primals)))
-    both = grad_and_value(func, every)
-    _, product = jvp(lambda *xs: both(*xs)[0], primals, tangents)
-    return both(*primals)[1], tuple(product)
+    both = grad_and_value(func, tuple(range(len(primals))))
+    (_, value), (product, _) = jvp(both, primals, tangents)  # one pass gives the value too
+    return value, tuple(product)

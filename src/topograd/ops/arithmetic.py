@@ -64,6 +64,15 @@ def mul(grad: Any, x: Any, y: Any, out: Any) -> tuple[Any, Any]:
     return grad * y, grad * x
 
 
+def div_tangent(tx: Any, ty: Any, x: Any, y: Any, out: Any) -> Any:
+    """(t_x - t_y · out) / y, as PyTorch's forward mode computes it. At x = 1, y = 0 with no
+    tangent on x it gives (0 - t_y inf) / 0 = -inf x sign(t_y), where the sum of the partials,
+    t_x / y - t_y (x / y) / y, would give 0 / 0 = nan for a zero t_x"""
+    if ty is None:
+        return div(tx, y)
+    return div(-(ty * out) if tx is None else tx - ty * out, y)
+
+
 @register(
     "div",
     "x / y",
@@ -73,6 +82,7 @@ def mul(grad: Any, x: Any, y: Any, out: Any) -> tuple[Any, Any]:
     torch="torch.div",
     saves=(0, 1),
     domain=(ANY, AWAY_FROM_ZERO),
+    forward=div_tangent,
     special=[
         ((1.0, 0.0), INF, (INF, -INF)),
         ((0.0, 0.0), NAN, (INF, NAN)),
@@ -97,17 +107,6 @@ def mul(grad: Any, x: Any, y: Any, out: Any) -> tuple[Any, Any]:
 def div(grad: Any, x: Any, y: Any, out: Any) -> tuple[Any, Any]:
     """1 / y and -x / y², as PyTorch computes them: grad / y and -grad * ((x / y) / y)"""
     return div(grad, y), -grad * div(div(x, y), y)
-
-
-def div_tangent(tx: Any, ty: Any, x: Any, y: Any, out: Any) -> Any:
-    """(t_x - t_y · out) / y, as PyTorch's forward mode computes it: at y = 0 a tangent along
-    y alone is -inf x sign, where t_x / y - t_y x / y² would be 0 / 0 = nan"""
-    if ty is None:
-        return div(tx, y)
-    return div(-(ty * out) if tx is None else tx - ty * out, y)
-
-
-div.forward = div_tangent
 
 
 @register(

@@ -149,6 +149,12 @@ class ScalarKind:
                 total = share if total is None else total + share
         return total
 
+    def pointwise(self, node: Value) -> bool:
+        return True  # a node of one number: every rule runs forward as it is
+
+    def cotangent_leaf(self, node: Value) -> Value:
+        return Value(0.0)
+
     def accumulate(self, node: Value, grad: Any) -> None:
         # the first gradient replaces NO_GRADIENT (a first -0.0 keeps its sign); later ones add
         # (a .grad set to None by hand counts as none too)

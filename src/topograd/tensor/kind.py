@@ -15,9 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from ..autograd.engine import grad as engine_grad
 from ..autograd.kinds import register_kind
-from ..autograd.modes import recording
 from ..autograd.registry import OUT, Op
 from ..autograd.versions import WRITES, changed, first_changed, refuse_if_stale, restamp
 from ..ops.shapes import broadcast_to, reshape, stack
@@ -90,17 +88,19 @@ class TensorKind:
     def jvp(
         self, node: Tensor, tangents: Sequence[Any], create_graph: bool, batch: tuple[int, ...] = ()
     ) -> Any:
-        """Forward mode: ``node``'s tangent from its inputs' (None: none), each with the
-        leading axes ``batch`` where a batch of tangents runs at once. An op applied element by
-        element runs its rule forward, fed each input's tangent in the output's shape (the rule
-        is the partial times what it is fed); any other op's tangent is the transpose of its
-        VJP, which is linear in the cotangent: J t = d<VJP(g), t>/dg."""
-        op = node._op
-        assert op is not None
+        """Forward mode, for an op applied element by element: ``node``'s tangent from its
+        inputs' (None: none), each with the leading axes ``batch`` where a batch of tangents
+        runs at once. The rule (or the op's forward rule) is fed each input's tangent in the
+        output's shape: it gives the partial times what it is fed."""
         with np.errstate(all="ignore"):
-            if op.elementwise or op.forward is not None:
-                return _pushed(node, tangents, create_graph, batch)
-            return _transposed(self, node, tangents, create_graph, batch)
+            return _pushed(node, tangents, create_graph, batch)
+
+    def pointwise(self, node: Tensor) -> bool:
+        op = node._op
+        return op is not None and (op.elementwise or op.forward is not None)
+
+    def cotangent_leaf(self, node: Tensor) -> Tensor:
+        return Tensor(np.zeros(node.shape, node.dtype), requires_grad=True)
 
     def accumulate(self, node: Tensor, grad: Any) -> None:
         if node._inputs and not node._retain:
@@ -283,36 +283,6 @@ def _aligned(tangent: Any, node: Tensor, batch: tuple[int, ...]) -> Any:
         return tangent
     own = tangent.shape[len(batch) :]
     return reshape(tangent, shape=(*batch, *(1,) * (node.ndim - len(own)), *own))
-
-
-def _transposed(
-    kind: TensorKind,
-    node: Tensor,
-    tangents: Sequence[Any],
-    create_graph: bool,
-    batch: tuple[int, ...],
-) -> Any:
-    """Σ_i J_i t_i: the VJP g -> J_iᵀ g is linear, and its own VJP, fed t_i, is J_i t_i. The
-    op's rule is recorded on a cotangent leaf g, then a backward through that small graph from
-    each contribution, seeded with the input's tangent (a batch of them at once) gives it."""
-    cotangent = Tensor(np.zeros(node.shape, node.dtype), requires_grad=True)
-    with recording(True):
-        contributions = kind.vjp(node, cotangent, True, (), [t is not None for t in tangents])
-    pairs = [
-        (c, t)
-        for c, t in zip(contributions, tangents, strict=True)
-        if t is not None and isinstance(c, Tensor) and c.requires_grad
-    ]
-    if not pairs:
-        return None  # the rule passes nothing back that depends on g: the tangent is zero
-    (found,) = engine_grad(
-        [c for c, _ in pairs],
-        [cotangent],
-        [t for _, t in pairs],
-        create_graph=create_graph,
-        is_grads_batched=bool(batch),
-    )
-    return found
 
 
 TENSOR = TensorKind()
