@@ -192,3 +192,33 @@ def test_jacrev_jacfwd_and_hessian_of_every_scalar_op_are_pytorchs(name: str) ->
             assert len(found) == len(expected)
             for a, b in zip(found, expected):
                 assert same(a, b, 1e-12) or abs(a - b) < 1e-14, (name, point, found, expected)
+
+
+@pytest.mark.parametrize("name", ["dot", "affine", "neuron", "sum"])
+def test_a_fused_op_of_many_operands_runs_forward_in_one_pass(
+    name: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Its forward rule runs once for the node, its reverse rule not at all (not once per
+    operand's tangent), and the tangent is the one its partials give."""
+    op = OPS[name]
+    calls = {"rule": 0, "forward": 0}
+    rule, forward = op.rule, op.forward
+    assert forward is not None
+    monkeypatch.setattr(op, "rule", lambda *a, **k: calls.__setitem__("rule", 1) or rule(*a, **k))
+
+    def counted(*args: object) -> object:
+        calls["forward"] += 1
+        return forward(*args)
+
+    monkeypatch.setattr(op, "forward", counted)
+    rng = random.Random(name)
+    count = 41 if name in ("affine", "neuron") else 40
+    point = tuple(rng.uniform(0.1, 1.0) for _ in range(count))
+    direction = tuple(rng.uniform(-1.0, 1.0) for _ in range(count))
+    _, tangent = tg.func.jvp(ON_VALUES[name], point, direction)
+    assert calls == {"rule": 0, "forward": 1}
+    monkeypatch.setattr(op, "rule", rule)
+    partials = tg.func.grad(ON_VALUES[name], argnums=tuple(range(count)))(*point)
+    assert math.isclose(
+        tangent, math.fsum(p * d for p, d in zip(partials, direction)), rel_tol=1e-12
+    )

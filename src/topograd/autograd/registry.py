@@ -154,10 +154,11 @@ class Op:
         # gives them back in front of each contribution; an op applied element by element
         # does so by its nature (see ``batched``)
         self.batches = batches
-        # forward mode runs the rule forward (Σ partial x tangent); an op applied element by
-        # element whose forward mode PyTorch computes in another form, with other IEEE
-        # results, has it here: it takes the tangent of each operand (None: none), the inputs
-        # and the output
+        # forward mode runs the rule forward (Σ partial x tangent); an op whose forward mode
+        # PyTorch computes in another form, with other IEEE results, or a fused op of many
+        # operands on Values (one pass, not a rule per operand) has its own: it takes the
+        # tangent of each operand (None: none), the operands and the output (on Tensors, for
+        # an op applied element by element only)
         self.forward = forward
 
     @overload

@@ -3,8 +3,9 @@ tangents of its inputs, by the same rules as the backward pass. A node whose rul
 as it is (every Value's: the rule fed an input's tangent gives the partial times it; a Tensor
 op's applied element by element likewise) gets its tangent from its kind's ``jvp``; any other
 (a Tensor op that mixes elements) by the transpose of its rule, which is linear in what it is
-fed (``transposed``). One op, div, has a forward rule of its own, to give PyTorch's IEEE
-results at y = 0 (``Op.forward``).
+fed (``transposed``). A few ops have a forward rule of their own (``Op.forward``): div, to
+give PyTorch's IEEE results at y = 0; the fused ops of many operands on Values (dot, affine,
+neuron, sum), to run in one pass, not once per operand.
 
     tangent(node) = Σ_i ∂node/∂input_i · tangent(input_i)
 """

@@ -40,6 +40,21 @@ def shape_of(x: Any) -> tuple[int, ...]:
     return tuple(data(x).shape)
 
 
+def tangents_of(args: tuple[Any, ...]) -> tuple[tuple[Any, ...], tuple[Any, ...], Any]:
+    """A forward rule's arguments, split: each operand's tangent (None: none), the operands,
+    the output."""
+    n = (len(args) - 1) // 2
+    return args[:n], args[n : 2 * n], args[-1]
+
+
+def sum_of(terms: Any) -> Any:
+    """The terms added left to right, None where there are none (a tangent of zero)."""
+    total = None
+    for term in terms:
+        total = term if total is None else total + term
+    return total
+
+
 def batch_of(grad: Any, out: Any) -> tuple[int, ...]:
     """The leading axes ``grad`` has beyond ``out``'s: a batch of cotangents run at once (none
     in an ordinary backward). A rule that batches keeps them in front of what it gives."""

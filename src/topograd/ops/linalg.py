@@ -17,7 +17,41 @@ from ..autograd.registry import ANY, VARIADIC, Case, Difference, register
 from . import floats
 from .activations import relu_selection
 from .floats import INF, NAN
-from .helpers import SUM_OF_ZEROS, SUM_OVERFLOW, shape_of
+from .helpers import SUM_OF_ZEROS, SUM_OVERFLOW, shape_of, sum_of, tangents_of
+
+# Forward rules of the fused neuron ops on Values: one pass over the operands (running each
+# rule once per input's tangent would cost n times as much for n operands).
+
+
+def dot_tangent(*args: Any) -> Any:
+    """Σ t_wᵢ xᵢ + wᵢ t_xᵢ, over the operands that have a tangent"""
+    tangents, operands, _ = tangents_of(args)
+    n = len(operands) // 2
+    return sum_of(_products(tangents[:n], operands[n : 2 * n], operands[:n], tangents[n : 2 * n]))
+
+
+def affine_tangent(*args: Any) -> Any:
+    """dot's, and t_b"""
+    tangents, operands, _ = tangents_of(args)
+    n = (len(operands) - 1) // 2
+    terms = _products(tangents[:n], operands[n : 2 * n], operands[:n], tangents[n : 2 * n])
+    return sum_of([*terms, *([] if tangents[-1] is None else [tangents[-1]])])
+
+
+def neuron_tangent(*args: Any) -> Any:
+    """affine's where the output is positive; nothing where it is not (relu's selection)"""
+    found = affine_tangent(*args)
+    return None if found is None else relu_selection(found, args[-1])
+
+
+def _products(tw: Any, x: Any, w: Any, tx: Any) -> list[Any]:
+    terms = []
+    for i in range(len(w)):
+        if tw[i] is not None:
+            terms.append(tw[i] * x[i])
+        if tx[i] is not None:
+            terms.append(w[i] * tx[i])
+    return terms
 
 
 @register(
@@ -25,6 +59,7 @@ from .helpers import SUM_OF_ZEROS, SUM_OVERFLOW, shape_of
     "w₁x₁ + … + wₙxₙ, operands w₁ … wₙ, x₁ … xₙ",
     scalar=floats.dot,
     arity=VARIADIC,
+    forward=dot_tangent,
     torch="torch.dot",
     domain=(ANY, ANY, ANY, ANY),
 )
@@ -39,6 +74,7 @@ def dot(grad: Any, *args: Any) -> tuple[Any, ...]:
     "w₁x₁ + … + wₙxₙ + b: a neuron before its nonlinearity",
     scalar=floats.affine,
     arity=VARIADIC,
+    forward=affine_tangent,
     torch="torch.nn.functional.linear",
     domain=(ANY, ANY, ANY, ANY, ANY),
 )
@@ -53,6 +89,7 @@ def affine(grad: Any, *args: Any) -> tuple[Any, ...]:
     "relu(w₁x₁ + … + wₙxₙ + b): a ReLU neuron of micrograd's MLP",
     scalar=floats.neuron,
     arity=VARIADIC,
+    forward=neuron_tangent,
     torch="torch.relu(torch.nn.functional.linear(x, w, b))",
     domain=(ANY, ANY, ANY, ANY, ANY),
     special=[((1.0, -1.0, 1.0, 1.0, 0.0), 0.0, (0.0, 0.0, 0.0, -0.0, 0.0))],  # at relu's kink

@@ -14,7 +14,7 @@ from typing import Any
 
 from ..autograd.registry import ANY, OUT, VARIADIC, Case, register
 from . import floats
-from .helpers import data, shape_of
+from .helpers import data, shape_of, sum_of
 from .shapes import broadcast_to
 
 _AXES = (
@@ -54,6 +54,7 @@ def expand(grad: Any, x: Any, axis: Any, keepdims: bool) -> Any:
     domain=(ANY, ANY, ANY),
     cases=_AXES,
     batches=True,
+    forward=lambda *args: sum_of(t for t in args[: (len(args) - 1) // 2] if t is not None),
 )
 def total(grad: Any, *args: Any, axis: Any = None, keepdims: bool = False) -> tuple[Any, ...]:
     """1 for every summand (every element)"""

@@ -97,7 +97,7 @@ class TensorKind:
 
     def pointwise(self, node: Tensor) -> bool:
         op = node._op
-        return op is not None and (op.elementwise or op.forward is not None)
+        return op is not None and op.elementwise
 
     def cotangent_leaf(self, node: Tensor) -> Tensor:
         return Tensor(np.zeros(node.shape, node.dtype), requires_grad=True)
