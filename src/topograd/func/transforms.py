@@ -108,10 +108,9 @@ def jvp(
             for x in _same_tree(t, tree, f"tangents[{k}] must have the structure of primals[{k}]")
         ]
     _keeps(calling, [t for t, _ in flat])
-    seeds: dict[Any, Any] = {}
-    for leaf, (t, name) in zip(leaves, flat):
-        t = _direction(t, leaf, calling, name, "primal")
-        seeds[leaf] = t if leaf not in seeds else seeds[leaf] + t
+    seeds = {  # (each leaf is a node of its own: arguments.prepare)
+        leaf: _direction(t, leaf, calling, name, "primal") for leaf, (t, name) in zip(leaves, flat)
+    }
     outs, tree = _call(func, leaves, trees, "jvp")
     found = forward_tangents([o for o in outs if _is_node(o)], seeds, calling.keep)
     results = []
