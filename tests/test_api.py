@@ -124,6 +124,24 @@ USES: dict[str, Callable[[], bool]] = {
     "trace": _trace,
     "where": lambda: tg.where([True, False], np.ones(2), 0.0).data.tolist() == [1.0, 0.0],
     "widget": lambda: tg.widget(tg.Value(1.0, label="x") * 2).data["names"] == ["x"],
+    "Generator": lambda: (
+        tg.rand(3, generator=tg.Generator().manual_seed(7)).tolist()
+        == tg.rand(3, generator=tg.Generator().manual_seed(7)).tolist()
+    ),
+    "manual_seed": lambda: tg.manual_seed(3) is not None and tg.randn(2).shape == (2,),
+    "rand": lambda: tg.rand(50).min().item() >= 0.0 and tg.rand(50).max().item() < 1.0,
+    "randn": lambda: tg.randn(2, 3, requires_grad=True).requires_grad,
+    "zeros": lambda: tg.zeros(2, 3).tolist() == [[0.0] * 3] * 2,
+    "ones": lambda: tg.ones((2,), dtype=tg.float32).dtype == np.float32,
+    "full": lambda: tg.full((2,), 1.5).tolist() == [1.5, 1.5],
+    "eye": lambda: tg.eye(2).tolist() == [[1.0, 0.0], [0.0, 1.0]],
+    "arange": lambda: tg.arange(3).tolist() == [0.0, 1.0, 2.0],
+    "linspace": lambda: tg.linspace(0, 1, 5).tolist() == [0.0, 0.25, 0.5, 0.75, 1.0],
+    "zeros_like": lambda: tg.zeros_like(np.ones((2, 1))).shape == (2, 1),
+    "ones_like": lambda: tg.ones_like(tg.zeros(3)).tolist() == [1.0] * 3,
+    "float16": lambda: tg.zeros(1, dtype=tg.float16).dtype == np.float16,
+    "float32": lambda: tg.float32 is np.float32,
+    "float64": lambda: tg.zeros(1).dtype == tg.float64,
 }
 
 

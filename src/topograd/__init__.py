@@ -16,7 +16,7 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
-from . import func, nn, ops, optim
+from . import nn, ops, optim
 from .autograd.engine import backward, grad
 from .autograd.modes import AnomalyError, detect_anomaly, is_grad_enabled, no_grad
 from .scalar.custom import CustomOpError, custom_op
@@ -26,9 +26,30 @@ from .scalar.value import Value
 from .train import datasets
 
 if TYPE_CHECKING:
+    from . import func
     from .grading import grade
     from .notebook import widget
-    from .tensor import Tensor, concatenate, stack, where
+    from .tensor import (
+        Generator,
+        Tensor,
+        arange,
+        concatenate,
+        eye,
+        float16,
+        float32,
+        float64,
+        full,
+        linspace,
+        manual_seed,
+        ones,
+        ones_like,
+        rand,
+        randn,
+        stack,
+        where,
+        zeros,
+        zeros_like,
+    )
     from .verify.gradcheck import GradcheckError, gradcheck
     from .verify.tensors import TensorGradcheckError
     from .viz.draw import draw, to_dot, to_svg
@@ -37,7 +58,23 @@ if TYPE_CHECKING:
 # name -> the module that holds it, imported when first asked for: the Tensor kind (NumPy), and
 # the checks and drawings, which a model does not need to run.
 _ON_FIRST_USE = {
+    "func": "topograd.func",  # the transforms: a subpackage
     "Tensor": "topograd.tensor",
+    "Generator": "topograd.tensor",
+    "arange": "topograd.tensor",
+    "eye": "topograd.tensor",
+    "float16": "topograd.tensor",
+    "float32": "topograd.tensor",
+    "float64": "topograd.tensor",
+    "full": "topograd.tensor",
+    "linspace": "topograd.tensor",
+    "manual_seed": "topograd.tensor",
+    "ones": "topograd.tensor",
+    "ones_like": "topograd.tensor",
+    "rand": "topograd.tensor",
+    "randn": "topograd.tensor",
+    "zeros": "topograd.tensor",
+    "zeros_like": "topograd.tensor",
     "concatenate": "topograd.tensor",
     "stack": "topograd.tensor",
     "where": "topograd.tensor",
@@ -56,12 +93,14 @@ _ON_FIRST_USE = {
 __all__ = [
     "AnomalyError",
     "CustomOpError",
+    "Generator",
     "GradcheckError",
     "Tensor",
     "TensorGradcheckError",
     "Trace",
     "Value",
     "affine",
+    "arange",
     "backward",
     "concatenate",
     "custom_op",
@@ -69,15 +108,26 @@ __all__ = [
     "detect_anomaly",
     "dot",
     "draw",
+    "eye",
+    "float16",
+    "float32",
+    "float64",
+    "full",
     "func",
     "grad",
     "gradcheck",
     "grade",
     "is_grad_enabled",
+    "linspace",
+    "manual_seed",
     "nn",
     "no_grad",
+    "ones",
+    "ones_like",
     "ops",
     "optim",
+    "rand",
+    "randn",
     "stack",
     "sum",
     "to_dot",
@@ -85,6 +135,8 @@ __all__ = [
     "trace",
     "where",
     "widget",
+    "zeros",
+    "zeros_like",
 ]
 __version__ = "0.1.0"
 
@@ -93,4 +145,5 @@ def __getattr__(name: str) -> Any:
     """The names of ``_ON_FIRST_USE``, imported when first asked for."""
     if name not in _ON_FIRST_USE:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    return getattr(importlib.import_module(_ON_FIRST_USE[name]), name)
+    module = importlib.import_module(_ON_FIRST_USE[name])
+    return module if module.__name__ == f"{__name__}.{name}" else getattr(module, name)

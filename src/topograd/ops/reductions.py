@@ -1,4 +1,5 @@
-"""Reductions: ``sum`` (of several Values, or of a Tensor's elements), ``mean`` and ``max``.
+"""Reductions: ``sum`` (of several Values, or of a Tensor's elements), ``mean``, ``max``,
+``min``, ``logsumexp``, ``var`` and ``cumsum``.
 
 ``sum`` is one op in both kinds: the sum of its summands. ``tg.sum([a, b, c])`` adds three
 Values in one node; ``t.sum(axis)`` adds a Tensor's elements. Either way every summand gets
@@ -14,8 +15,9 @@ from typing import Any
 
 from ..autograd.registry import ANY, OUT, VARIADIC, Case, register
 from . import floats
+from .elementary import exp
 from .helpers import data, shape_of, sum_of
-from .shapes import broadcast_to
+from .shapes import broadcast_to, getitem
 
 _AXES = (
     Case(((2, 3),), {"axis": None, "keepdims": False}),
@@ -92,8 +94,96 @@ def mean(grad: Any, x: Any, out: Any, *, axis: Any = None, keepdims: bool = Fals
 )
 def amax(grad: Any, x: Any, out: Any, *, axis: Any = None, keepdims: bool = False) -> tuple[Any]:
     """1 for the largest element; ties share it evenly, as torch.amax"""
+    return (_shared(grad, x, out, axis, keepdims),)
+
+
+@register(
+    "min",
+    "the smallest element (along axis)",
+    array="min",
+    torch="torch.amin",
+    saves=(0, OUT),
+    arity=1,
+    domain=(ANY,),
+    cases=(*_AXES, Case(((3, 3),), {"axis": 0, "keepdims": False})),
+    special=[(([1.0, 1.0, 3.0],), 1.0, ([0.5, 0.5, 0.0],))],
+    batches=True,
+)
+def amin(grad: Any, x: Any, out: Any, *, axis: Any = None, keepdims: bool = False) -> tuple[Any]:
+    """1 for the smallest element; ties share it evenly, as torch.amin"""
+    return (_shared(grad, x, out, axis, keepdims),)
+
+
+def _shared(grad: Any, x: Any, out: Any, axis: Any, keepdims: bool) -> Any:
+    """The gradient of a max or a min: to the elements equal to it, shared evenly."""
     xd = data(x)
     hits = xd == expand(data(out), xd, axis, keepdims)
     count = expand(hits.sum(axis=axis, keepdims=keepdims), xd, axis, keepdims)
     share = (hits / count).astype(xd.dtype)  # a float32 input keeps float32 gradients
-    return (expand(grad, xd, axis, keepdims) * share,)
+    return expand(grad, xd, axis, keepdims) * share
+
+
+@register(
+    "logsumexp",
+    "log Σ e^x (along axis), without overflow",
+    array="logsumexp",
+    torch="torch.logsumexp",
+    saves=(0, OUT),
+    arity=1,
+    domain=(ANY,),
+    cases=(
+        Case(((2, 3),), {"axis": 1, "keepdims": False}),
+        Case(((2, 3),), {"axis": 0, "keepdims": True}),
+        Case(((2, 3, 4),), {"axis": (0, 2), "keepdims": False}),
+    ),
+    batches=True,
+)
+def logsumexp(
+    grad: Any, x: Any, out: Any, *, axis: Any = None, keepdims: bool = False
+) -> tuple[Any]:
+    """e^(x - out), the softmax along axis, as PyTorch's grad * (x - result).exp()"""
+    return (expand(grad, x, axis, keepdims) * exp(x - expand(out, x, axis, keepdims)),)
+
+
+@register(
+    "var",
+    "Σ (x - mean)² / (n - correction) (along axis)",
+    array="var",
+    torch="torch.var",
+    saves=(0,),
+    arity=1,
+    domain=(ANY,),
+    cases=(
+        Case(((2, 3),), {"axis": None, "correction": 1, "keepdims": False}),
+        Case(((2, 3),), {"axis": 1, "correction": 0, "keepdims": True}),
+        Case(((2, 3, 4),), {"axis": (0, 2), "correction": 1, "keepdims": False}),
+    ),
+    batches=True,
+)
+def var(
+    grad: Any, x: Any, out: Any, *, axis: Any = None, correction: int = 1, keepdims: bool = False
+) -> tuple[Any]:
+    """2 (x - mean) / (n - correction), as PyTorch's (2 / dof) grad (x - mean); n - correction
+    counted as 0 where it is less"""
+    count = data(x).size // max(1, data(out).size)
+    scale = floats.div(2.0, float(max(0, count - correction)))
+    centred = x - x.mean(axis=axis, keepdims=True)
+    return ((expand(grad, x, axis, keepdims) * scale) * centred,)
+
+
+@register(
+    "cumsum",
+    "the running sums along axis",
+    array="cumsum",
+    torch="torch.cumsum",
+    saves=(),
+    arity=1,
+    domain=(ANY,),
+    cases=(Case(((2, 3),), {"axis": 1}), Case(((3, 2),), {"axis": 0}), Case(((4,),), {"axis": -1})),
+    batches=True,
+)
+def cumsum(grad: Any, x: Any, out: Any, *, axis: int) -> tuple[Any]:
+    """the running sums of the gradient from the other end"""
+    along = axis - len(shape_of(x)) if axis >= 0 else axis  # from the end: a batch in front
+    back = (Ellipsis, slice(None, None, -1), *(slice(None),) * (-along - 1))
+    return (getitem(cumsum(getitem(grad, index=back), axis=along), index=back),)

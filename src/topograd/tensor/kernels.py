@@ -150,6 +150,32 @@ def softmax(x: Array, axis: int = -1) -> Array:
     return np.exp(log_softmax(x, axis))
 
 
+def cumsum(x: Array, axis: int) -> Array:
+    """The running sums, each from +0.0 as PyTorch's (NumPy's start from the first element, so
+    a -0.0 there, and sums of -0.0 after it, would keep their sign)."""
+    return np.asarray(np.cumsum(x, axis=axis) + 0.0, dtype=x.dtype)
+
+
+def logsumexp(x: Array, axis: Any = None, keepdims: bool = False) -> Array:
+    """log Σ e^x, shifted by the largest element where it is finite (as PyTorch's: an infinite
+    one shifts by 0), so that nothing overflows; -inf for no elements."""
+    top = np.amax(x, axis=axis, keepdims=True, initial=-np.inf)
+    shift = np.where(np.isinf(top), 0.0, top)
+    found = np.log(np.sum(np.exp(x - shift), axis=axis, keepdims=True)) + shift
+    if not keepdims:
+        found = np.squeeze(found, axis=axis) if axis is not None else found.reshape(())
+    return np.asarray(found, dtype=x.dtype)
+
+
+def var(x: Array, axis: Any = None, correction: int = 1, keepdims: bool = False) -> Array:
+    """Σ (x - mean)² / (n - correction), n - correction counted as 0 where it is less (inf or
+    nan then, as PyTorch's)."""
+    axes = range(x.ndim) if axis is None else (axis,) if isinstance(axis, int) else axis
+    count = int(np.prod([x.shape[a] for a in axes]))
+    squares = np.sum((x - np.mean(x, axis=axis, keepdims=True)) ** 2, axis=axis, keepdims=keepdims)
+    return np.asarray(squares / max(0, count - correction), dtype=x.dtype)
+
+
 def total(*xs: Array, axis: Any = None, keepdims: bool = False) -> Array:
     """The sum of a Tensor's elements (along axis); Tensors are added with +, not by sum."""
     if len(xs) != 1:

@@ -32,10 +32,10 @@ from ..ops.arithmetic import add, div, mul, neg, sub
 from ..ops.elementary import power
 from ..ops.linalg import matmul
 from ..ops.methods import Methods
-from ..ops.reductions import amax, mean, total
 from ..ops.shapes import broadcast_to, getitem, reshape, transpose
-from .arrays import as_array, axis_of, index_array, kernel, same_dtype
+from .arrays import as_array, index_array, kernel, same_dtype
 from .inplace import InPlace
+from .reducing import Reductions
 
 Operand = Any  # a Tensor, an ndarray or a Python number
 Array = np.ndarray[Any, Any]
@@ -72,7 +72,7 @@ def _named(
     return method
 
 
-class Tensor(InPlace, Methods):
+class Tensor(InPlace, Reductions, Methods):
     """An array in a computation graph: ``data`` (an ndarray), ``grad`` and how it was made."""
 
     __slots__ = (
@@ -138,13 +138,15 @@ class Tensor(InPlace, Methods):
         """The inputs that gradients flow to: those that require a gradient."""
         return self._needed
 
-    def item(self) -> float:
+    def item(self) -> Any:
+        """The one element as a Python number: a float, or an int or a bool for a Tensor of
+        indices or of booleans (as PyTorch's)."""
         if self.data.size != 1:
             raise ValueError(f"item() needs a Tensor of one element, this one has {self.data.size}")
-        return float(self.data.reshape(()))
+        return self.data.reshape(()).item()
 
     def __float__(self) -> float:
-        return self.item()
+        return float(self.item())
 
     def detach(self) -> Tensor:
         """The same numbers, cut from the graph (sharing the memory, as PyTorch, through a view:
@@ -164,6 +166,26 @@ class Tensor(InPlace, Methods):
 
     def tolist(self) -> Any:
         return self.data.tolist()
+
+    def numel(self) -> int:
+        """The number of elements."""
+        return int(self.data.size)
+
+    def size(self, dim: int | None = None) -> Any:
+        """The shape (PyTorch's name), or the length along ``dim``."""
+        return self.shape if dim is None else self.shape[normalize_axis_index(dim, self.ndim)]
+
+    def requires_grad_(self, requires_grad: bool = True) -> Tensor:
+        """Make this leaf want a gradient (or not), in place, as PyTorch's; a Tensor made by an
+        op wants one as its inputs do."""
+        if self._op is not None and not requires_grad:
+            raise RuntimeError(
+                "you can only change requires_grad flags of leaf variables: detach() this one"
+            )
+        self.requires_grad = bool(requires_grad) or self._op is not None
+        return self
+
+    _constant = staticmethod(lambda data: constant(data))  # for the mixins: Reductions
 
     def __array__(self, dtype: Any = None, copy: bool | None = None) -> Array:
         """The numbers, for NumPy: ``np.asarray(t)`` is ``t.data`` (a copy if asked). Refused,
@@ -211,6 +233,9 @@ class Tensor(InPlace, Methods):
     __truediv__, __rtruediv__ = _operators(div, "truediv")
     __pow__, __rpow__ = _operators(power, "pow")
     __matmul__, __rmatmul__ = _operators(matmul, "matmul")
+    __eq__ = _comparison(np.equal, "eq")  # type: ignore[assignment]
+    __ne__ = _comparison(np.not_equal, "ne")  # type: ignore[assignment]
+    __hash__ = object.__hash__  # a node is itself: the engine keys nodes by identity
     __lt__ = _comparison(np.less, "lt")
     __le__ = _comparison(np.less_equal, "le")
     __gt__ = _comparison(np.greater, "gt")
@@ -221,18 +246,6 @@ class Tensor(InPlace, Methods):
 
     def __abs__(self) -> Tensor:
         return self.abs()
-
-    # Reductions.
-
-    def sum(self, axis: Any = None, keepdims: bool = False) -> Tensor:
-        return _apply(total, self, axis=axis_of(axis, self.ndim), keepdims=keepdims)
-
-    def mean(self, axis: Any = None, keepdims: bool = False) -> Tensor:
-        return _apply(mean, self, axis=axis_of(axis, self.ndim), keepdims=keepdims)
-
-    def max(self, axis: Any = None, keepdims: bool = False) -> Tensor:
-        """The largest element (along ``axis``); ties share the gradient evenly, as torch.amax."""
-        return _apply(amax, self, axis=axis_of(axis, self.ndim), keepdims=keepdims)
 
     # Shapes and indexing.
 

@@ -1,0 +1,128 @@
+"""Making Tensors, in PyTorch's spelling: ``zeros``, ``ones``, ``full``, ``eye``,
+``arange``, ``linspace``, ``zeros_like``, ``ones_like``, and random ones (``rand``, ``randn``)
+from ``manual_seed`` or a ``Generator``. Sizes are given as PyTorch takes them, ``zeros(2, 3)``
+or ``zeros((2, 3))``; ``dtype`` is a NumPy dtype (``tg.float32``, ``tg.float64``, the
+default, as every Tensor of topograd's) and ``requires_grad`` makes a leaf that wants a
+gradient.
+
+Every Tensor holds floats: ``arange(5)`` gives float64 where PyTorch gives int64. The random
+numbers are NumPy's (PCG64), not PyTorch's: the same seed gives the same numbers
+in topograd from run to run, not the numbers PyTorch draws.
+
+>>> import topograd as tg
+>>> tg.zeros(2, 3).shape, tg.ones((2,)).tolist(), tg.arange(0, 1, 0.25).tolist()
+((2, 3), [1.0, 1.0], [0.0, 0.25, 0.5, 0.75])
+>>> _ = tg.manual_seed(0)
+>>> a = tg.randn(3)
+>>> _ = tg.manual_seed(0)
+>>> bool((tg.randn(3) == a).all())
+True
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from .tensor import Tensor
+
+float16, float32, float64 = np.float16, np.float32, np.float64
+
+
+class Generator:
+    """A source of random numbers, as ``torch.Generator``: ``manual_seed(s)`` restarts it."""
+
+    def __init__(self) -> None:
+        self.numbers = np.random.default_rng()
+
+    def manual_seed(self, seed: int) -> Generator:
+        self.numbers = np.random.default_rng(int(seed))
+        return self
+
+
+DEFAULT = Generator()
+
+
+def manual_seed(seed: int) -> Generator:
+    """Restart the default generator (``rand``, ``randn`` without ``generator=``)."""
+    return DEFAULT.manual_seed(seed)
+
+
+def _size(size: tuple[Any, ...]) -> tuple[int, ...]:
+    given = size[0] if len(size) == 1 and isinstance(size[0], (tuple, list)) else size
+    found = tuple(int(n) for n in given)
+    if any(n < 0 for n in found):
+        raise ValueError(f"a size cannot be negative, got {found}")
+    return found
+
+
+def _made(data: Any, dtype: Any, requires_grad: bool) -> Tensor:
+    array = np.asarray(data, dtype=np.float64 if dtype is None else dtype)
+    return Tensor(array, requires_grad=requires_grad)
+
+
+def zeros(*size: Any, dtype: Any = None, requires_grad: bool = False) -> Tensor:
+    return _made(np.zeros(_size(size)), dtype, requires_grad)
+
+
+def ones(*size: Any, dtype: Any = None, requires_grad: bool = False) -> Tensor:
+    return _made(np.ones(_size(size)), dtype, requires_grad)
+
+
+def full(size: Any, fill_value: float, dtype: Any = None, requires_grad: bool = False) -> Tensor:
+    return _made(np.full(_size((size,)), float(fill_value)), dtype, requires_grad)
+
+
+def eye(n: int, m: int | None = None, dtype: Any = None, requires_grad: bool = False) -> Tensor:
+    return _made(np.eye(int(n), None if m is None else int(m)), dtype, requires_grad)
+
+
+def arange(
+    start: float,
+    end: float | None = None,
+    step: float = 1,
+    dtype: Any = None,
+    requires_grad: bool = False,
+) -> Tensor:
+    """``start`` (0 where only ``end`` is given) up to ``end``, not included, by ``step``."""
+    if end is None:
+        start, end = 0, start
+    if step == 0:
+        raise ValueError("arange(): step must be nonzero")
+    return _made(np.arange(start, end, step), dtype, requires_grad)
+
+
+def linspace(
+    start: float, end: float, steps: int, dtype: Any = None, requires_grad: bool = False
+) -> Tensor:
+    """``steps`` numbers from ``start`` to ``end``, both included, evenly spaced."""
+    if int(steps) < 0:
+        raise ValueError(f"linspace(): steps must be non-negative, got {steps}")
+    return _made(np.linspace(start, end, int(steps)), dtype, requires_grad)
+
+
+def zeros_like(t: Any, dtype: Any = None, requires_grad: bool = False) -> Tensor:
+    like = t.data if isinstance(t, Tensor) else np.asarray(t)
+    return _made(np.zeros(like.shape), dtype or like.dtype, requires_grad)
+
+
+def ones_like(t: Any, dtype: Any = None, requires_grad: bool = False) -> Tensor:
+    like = t.data if isinstance(t, Tensor) else np.asarray(t)
+    return _made(np.ones(like.shape), dtype or like.dtype, requires_grad)
+
+
+def rand(
+    *size: Any, generator: Generator | None = None, dtype: Any = None, requires_grad: bool = False
+) -> Tensor:
+    """Numbers drawn evenly from [0, 1)."""
+    numbers = (generator or DEFAULT).numbers
+    return _made(numbers.random(_size(size)), dtype, requires_grad)
+
+
+def randn(
+    *size: Any, generator: Generator | None = None, dtype: Any = None, requires_grad: bool = False
+) -> Tensor:
+    """Numbers drawn from the standard normal distribution."""
+    numbers = (generator or DEFAULT).numbers
+    return _made(numbers.standard_normal(_size(size)), dtype, requires_grad)

@@ -1,0 +1,123 @@
+"""PyTorch's spelling: each program below is written as a PyTorch user writes it, against a
+module named ``torch``, and runs twice: with PyTorch 2.13, and with ``topograd`` in its place.
+The numbers (and the gradients) must agree. Only the inputs are made outside, since
+``torch.tensor`` has no topograd twin yet (``tg.Tensor(data, requires_grad=True)``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+import torch as real_torch
+
+import topograd
+
+X = np.array([[1.0, 5.0, 2.0, -1.5], [3.0, -2.0, 4.0, 0.5], [0.25, 2.0, 2.0, -3.0]])
+
+
+def reductions(torch: Any, x: Any) -> list[Any]:
+    parts = [
+        x.sum(dim=0),
+        x.sum(dim=1, keepdim=True),
+        x.mean(dim=-1),
+        x.var(dim=1),
+        x.std(dim=0, correction=0),
+        x.logsumexp(dim=1),
+        x.cumsum(dim=1),
+        x.max(dim=1).values,
+        x.min(dim=0, keepdim=True).values,
+        x.max(),
+        x.min(),
+        x.sum(),
+    ]
+    loss = sum((p * (k + 1)).sum() for k, p in enumerate(parts))
+    loss.backward()
+    return [*parts, x.grad]
+
+
+def indices_and_truths(torch: Any, x: Any) -> list[Any]:
+    return [
+        x.max(dim=1).indices,
+        x.min(dim=0)[1],
+        x.argmax(),
+        x.argmin(dim=0),
+        x.argmax(dim=1, keepdim=True),
+        (x > 2).any(dim=1),
+        (x > -5).all(),
+        x == x,
+        x != 2.0,
+        x.numel(),
+        x.size(1),
+        tuple(x.size()),
+    ]
+
+
+def creation(torch: Any, x: Any) -> list[Any]:
+    z = torch.zeros(2, 3)
+    w = torch.ones(3).requires_grad_()
+    (w * 2.0).sum().backward()
+    return [
+        z,
+        torch.ones((2,)),
+        torch.full((2, 2), 1.5),
+        torch.eye(3),
+        torch.arange(5.0),  # (whole numbers give int64 in PyTorch, float64 here)
+        torch.arange(1, 2, 0.25),
+        torch.linspace(0, 1, 5),
+        torch.zeros_like(z),
+        torch.ones_like(x),
+        w.grad,
+        torch.randn(2, 3).shape,
+        torch.rand(4, generator=torch.Generator().manual_seed(0)).shape,
+    ]
+
+
+def numbers(found: Any) -> Any:
+    if hasattr(found, "detach"):  # PyTorch's
+        return found.detach().numpy()
+    if isinstance(found, topograd.Tensor):
+        return found.data
+    return found
+
+
+@pytest.mark.parametrize("program", [reductions, indices_and_truths, creation])
+def test_a_program_in_pytorchs_spelling_runs_on_topograd(program: Any) -> None:
+    theirs = program(real_torch, real_torch.tensor(X, requires_grad=True))
+    ours = program(topograd, topograd.Tensor(X, requires_grad=True))
+    assert len(ours) == len(theirs)
+    for k, (mine, their) in enumerate(zip(ours, theirs, strict=True)):
+        a, b = numbers(mine), numbers(their)
+        if isinstance(b, (int, tuple, real_torch.Size)):
+            assert a == tuple(b) if isinstance(b, real_torch.Size) else a == b, (k, a, b)
+            continue
+        assert np.shape(a) == np.shape(b), (program.__name__, k)
+        if np.asarray(b).dtype == bool or np.asarray(b).dtype.kind == "i":
+            assert np.asarray(a).dtype == np.asarray(b).dtype, (program.__name__, k)
+            np.testing.assert_array_equal(a, b)
+        else:  # (PyTorch's float32 where no dtype is given; topograd's float64)
+            np.testing.assert_allclose(
+                a, b, rtol=1e-6, atol=1e-7, err_msg=f"{program.__name__} {k}"
+            )
+
+
+def test_variance_with_no_degrees_of_freedom_left_is_pytorchs() -> None:
+    x = np.array([1.0, 2.0, 4.0])
+    theirs = real_torch.tensor(x, requires_grad=True)
+    with pytest.warns(UserWarning, match="degrees of freedom is <= 0"):
+        their_var = real_torch.var(theirs, dim=0, correction=3)
+    their_var.backward()
+    ours = topograd.Tensor(x, requires_grad=True)
+    found = ours.var(dim=0, correction=3)
+    found.backward()
+    assert found.item() == their_var.item() == float("inf")
+    assert ours.grad is not None and theirs.grad is not None
+    np.testing.assert_array_equal(ours.grad, theirs.grad.numpy())  # -inf, -inf, inf
+
+
+def test_both_spellings_at_once_are_refused() -> None:
+    x = topograd.Tensor(X)
+    with pytest.raises(TypeError, match=r"give axis .* or dim .*, not both"):
+        x.sum(axis=0, dim=1)
+    with pytest.raises(TypeError, match=r"give keepdims .* or keepdim .*, not both"):
+        x.mean(keepdims=True, keepdim=True)
