@@ -73,6 +73,42 @@ def creation(torch: Any, x: Any) -> list[Any]:
     ]
 
 
+def shapes(torch: Any, x: Any) -> list[Any]:
+    cube = x.view(3, 2, 2)
+    picks = PICKS if torch is topograd else real_torch.tensor(PICKS)
+    parts = [
+        cube.permute(2, 0, 1),
+        x.view(-1, 6),
+        cube.flatten(1),
+        x.flatten(),
+        x.unsqueeze(1).squeeze(),
+        x.unsqueeze(-1),
+        x[:1].expand(3, -1),
+        x.repeat(2, 1, 2),
+        x.flip(0),
+        x.flip(0, 1),
+        x.roll(1, 1),
+        x.roll((1, -2), (0, 1)),
+        x.roll(5),
+        *x.split(3, dim=1),
+        *x.split([1, 2], dim=0),
+        *x.chunk(3, dim=1),
+        x.tril(),
+        x.triu(1),
+        x.tril(-1),
+        cube.diagonal(),
+        x.diagonal(1),
+        cube.diagonal(0, 1, 2),
+        x.gather(1, picks),
+    ]
+    loss = sum((p * (k + 1)).sum() for k, p in enumerate(parts))
+    loss.backward()
+    return [*parts, x.grad]
+
+
+PICKS = np.array([[0, 0, 3], [1, 2, 2], [3, 3, 0]])
+
+
 def numbers(found: Any) -> Any:
     if hasattr(found, "detach"):  # PyTorch's
         return found.detach().numpy()
@@ -81,7 +117,7 @@ def numbers(found: Any) -> Any:
     return found
 
 
-@pytest.mark.parametrize("program", [reductions, indices_and_truths, creation])
+@pytest.mark.parametrize("program", [reductions, indices_and_truths, creation, shapes])
 def test_a_program_in_pytorchs_spelling_runs_on_topograd(program: Any) -> None:
     theirs = program(real_torch, real_torch.tensor(X, requires_grad=True))
     ours = program(topograd, topograd.Tensor(X, requires_grad=True))
@@ -121,3 +157,23 @@ def test_both_spellings_at_once_are_refused() -> None:
         x.sum(axis=0, dim=1)
     with pytest.raises(TypeError, match=r"give keepdims .* or keepdim .*, not both"):
         x.mean(keepdims=True, keepdim=True)
+
+
+SHAPE_REFUSALS = [
+    (lambda x: x.permute(0, 0), ValueError, r"permute\(\): \(0, 0\) is not an order of 2 axes"),
+    (lambda x: x.split([1, 1], dim=0), ValueError, r"sizes \[1, 1\] do not add up to 3"),
+    (lambda x: x.gather(1, np.zeros((3, 1))), TypeError, "index must hold whole numbers"),
+    (lambda x: x.gather(1, np.zeros(3, dtype=int)), ValueError, "as many axes as the Tensor"),
+    (lambda x: x.expand(4), ValueError, r"expand\(\): 1 sizes for a Tensor of 2 axes"),
+    (lambda x: x.repeat(2), ValueError, "at least as many repeats as the Tensor has axes"),
+    (lambda x: x[0].tril(), ValueError, "two axes or more"),
+    (lambda x: x.diagonal(0, 1, 1), ValueError, "dim1 and dim2 must differ"),
+    (lambda x: x.flatten(1, 0), ValueError, "start_dim cannot come after end_dim"),
+    (lambda x: x.unsqueeze(3), np.exceptions.AxisError, "axis 3 is out of bounds"),
+]
+
+
+@pytest.mark.parametrize(("call", "error", "message"), SHAPE_REFUSALS)
+def test_shape_methods_refuse_what_pytorch_refuses(call: Any, error: type, message: str) -> None:
+    with pytest.raises(error, match=message):
+        call(topograd.Tensor(X))

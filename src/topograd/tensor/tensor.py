@@ -36,6 +36,7 @@ from ..ops.shapes import broadcast_to, getitem, reshape, transpose
 from .arrays import as_array, index_array, kernel, same_dtype
 from .inplace import InPlace
 from .reducing import Reductions
+from .shaping import Shapes
 
 Operand = Any  # a Tensor, an ndarray or a Python number
 Array = np.ndarray[Any, Any]
@@ -72,7 +73,7 @@ def _named(
     return method
 
 
-class Tensor(InPlace, Reductions, Methods):
+class Tensor(InPlace, Reductions, Shapes, Methods):
     """An array in a computation graph: ``data`` (an ndarray), ``grad`` and how it was made."""
 
     __slots__ = (
