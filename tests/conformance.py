@@ -41,7 +41,14 @@ SYMBOLS: dict[str, Callable[[Any, Any], Any]] = {
     "**": operator.pow,
 }
 # topograd's parameter names -> PyTorch's
-TORCH_NAMES = {"axis": "dim", "keepdims": "keepdim", "axes": "dims", "classes": "num_classes"}
+TORCH_NAMES = {
+    "axis": "dim",
+    "keepdims": "keepdim",
+    "axes": "dims",
+    "classes": "num_classes",
+    "low": "min",
+    "high": "max",
+}
 SUBNORMAL_ULPS = 64 * 5e-324  # a subnormal result has fewer bits: a few roundings apart
 
 

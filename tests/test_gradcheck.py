@@ -32,6 +32,11 @@ MUTANTS = [
     ("expm1", lambda g, x, out: (g * out,), lambda x: x.expm1(), [0.3]),
     ("log", lambda g, x, out: (ieee.div(g, x * x),), lambda x: (x + 1).log(), [0.5]),
     ("log1p", lambda g, x, out: (ieee.div(g, x),), lambda x: x.log1p(), [0.5]),
+    ("log2", lambda g, x, out: (ieee.div(g, x),), lambda x: x.log2(), [0.5]),  # no ln 2
+    ("log10", lambda g, x, out: (ieee.div(g, x * 2.0),), lambda x: x.log10(), [0.5]),
+    ("floor", lambda g, x, out: (g,), lambda x: x.floor() * x, [1.5]),  # a step as a slope
+    ("ceil", lambda g, x, out: (g,), lambda x: x.ceil() * x, [1.5]),
+    ("round", lambda g, x, out: (g,), lambda x: x.round() * x, [1.3]),
     ("sqrt", lambda g, x, out: (ieee.div(g, out),), lambda x: x.sqrt(), [2.0]),
     ("erf", lambda g, x, out: (g * ieee.exp(-x * x),), lambda x: x.erf(), [0.5]),
     ("sigmoid", lambda g, x, out: (g * out,), lambda x: x.sigmoid(), [0.4]),

@@ -26,8 +26,12 @@ class Program:
 
 def in_domain(op: str, xs: list[float]) -> bool:
     """Keep values finite and away from singular points, so both engines stay comparable."""
-    if op in ("log", "sqrt"):
+    if op in ("log", "log2", "log10", "sqrt"):
         return xs[0] > 0.1
+    if op in ("floor", "ceil"):  # away from the jumps (whole numbers): the derivative is 0
+        return abs(xs[0] - math.floor(xs[0]) - 0.5) < 0.45
+    if op == "round":  # away from its jumps (halves)
+        return abs(xs[0] - math.floor(xs[0]) - 0.5) > 0.05
     if op == "log1p":
         return xs[0] > -0.9
     if op == "div":

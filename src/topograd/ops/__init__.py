@@ -2,7 +2,8 @@
 
 ``arithmetic`` (+ - * / neg abs sign), ``elementary`` (powers, exp, log, trigonometric and
 hyperbolic functions, erf), ``activations`` (relu, leaky_relu, sigmoid, softplus), ``selection``
-(where), ``reductions`` (sum, mean, max), ``shapes`` (reshape, transpose, broadcast_to, indexing
+(where), ``rounding`` (floor, ceil, round, clamp), ``reductions`` (sum, mean, max, min,
+logsumexp, var, cumsum), ``shapes`` (reshape, transpose, broadcast_to, indexing
 and scatter, concatenate, stack), ``linalg`` (dot, affine and neuron on scalars, matmul and
 linear on Tensors) and ``softmax`` (softmax, log_softmax, one_hot, cross_entropy). Importing
 this package fills ``topograd.autograd.registry.OPS``. Standard library only: NumPy forwards are
@@ -13,10 +14,30 @@ named here and looked up by the Tensor kind.
 (('scalar', 'tensor'), ('tensor',), ('scalar',))
 """
 
-from . import activations, arithmetic, elementary, linalg, reductions, selection, shapes, softmax
+from . import (
+    activations,
+    arithmetic,
+    elementary,
+    linalg,
+    reductions,
+    rounding,
+    selection,
+    shapes,
+    softmax,
+)
 
 # The families in the order the docs present them.
-FAMILIES = (arithmetic, elementary, activations, selection, reductions, shapes, linalg, softmax)
+FAMILIES = (
+    arithmetic,
+    elementary,
+    activations,
+    rounding,
+    selection,
+    reductions,
+    shapes,
+    linalg,
+    softmax,
+)
 
 __all__ = [
     "FAMILIES",
@@ -25,6 +46,7 @@ __all__ = [
     "elementary",
     "linalg",
     "reductions",
+    "rounding",
     "selection",
     "shapes",
     "softmax",

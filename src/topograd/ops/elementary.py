@@ -108,6 +108,42 @@ def log(grad: Any, x: Any, out: Any) -> tuple[Any]:
     return (div(grad, x),)
 
 
+# PyTorch's constants, as its derivatives.yaml writes them: its ln 10 is one unit in the last
+# place below the nearest double, and topograd's gradients are PyTorch's to the last bit.
+_LN2 = 0.6931471805599453
+_LN10 = 2.3025850929940456  # (which parses to 2.3025850929940455)
+
+
+@register(
+    "log2",
+    "log₂(x)",
+    scalar=floats.log2,
+    array="log2",
+    torch="torch.log2",
+    saves=(0,),
+    domain=(POSITIVE,),
+    special=[((0.0,), -INF, (INF,)), ((-1.0,), NAN, (-1.0 / _LN2,))],
+)
+def log2(grad: Any, x: Any, out: Any) -> tuple[Any]:
+    """1 / (x ln 2), as PyTorch's grad / (x * ln 2)"""
+    return (div(grad, x * _LN2),)
+
+
+@register(
+    "log10",
+    "log₁₀(x)",
+    scalar=floats.log10,
+    array="log10",
+    torch="torch.log10",
+    saves=(0,),
+    domain=(POSITIVE,),
+    special=[((0.0,), -INF, (INF,)), ((-1.0,), NAN, (-1.0 / _LN10,))],
+)
+def log10(grad: Any, x: Any, out: Any) -> tuple[Any]:
+    """1 / (x ln 10), as PyTorch's grad / (x * 2.3025850929940456)"""
+    return (div(grad, x * _LN10),)
+
+
 @register(
     "sqrt",
     "√x",

@@ -58,6 +58,22 @@ def log(x: float) -> float:
         return -INF if x == 0.0 else NAN
 
 
+def log2(x: float) -> float:
+    """Base-2 log: log2(±0) = -inf, log2(negative) = nan."""
+    try:
+        return math.log2(x)
+    except ValueError:
+        return -INF if x == 0.0 else NAN
+
+
+def log10(x: float) -> float:
+    """Base-10 log: log10(±0) = -inf, log10(negative) = nan."""
+    try:
+        return math.log10(x)
+    except ValueError:
+        return -INF if x == 0.0 else NAN
+
+
 def sqrt(x: float) -> float:
     try:
         return math.sqrt(x)
@@ -132,6 +148,21 @@ def choose(cond: float, x: float, y: float) -> float:
 def sigmoid_backward(g: float, s: float) -> float:
     """g σ (1 - σ) from σ = s, as PyTorch computes it: (g (1 - s)) s."""
     return g * (1.0 - s) * s
+
+
+def floor(x: float) -> float:
+    """The largest whole number ≤ x, as a float: ±inf and nan as they are, -0.0 kept."""
+    return x if not math.isfinite(x) else math.copysign(float(math.floor(x)), x)
+
+
+def ceil(x: float) -> float:
+    """The smallest whole number ≥ x, as a float: ceil(-0.5) = -0.0, as IEEE's."""
+    return x if not math.isfinite(x) else math.copysign(float(math.ceil(x)), x)
+
+
+def round_even(x: float) -> float:
+    """x to the nearest whole number, halves to even: round(-0.4) = -0.0, as IEEE's rint."""
+    return x if not math.isfinite(x) else math.copysign(float(round(x)), x)
 
 
 def sign(x: float) -> float:

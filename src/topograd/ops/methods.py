@@ -23,12 +23,15 @@ from .elementary import (
     expm1,
     log,
     log1p,
+    log2,
+    log10,
     sin,
     sinh,
     sqrt,
     tan,
     tanh,
 )
+from .rounding import ceil, floor, round_even
 
 
 class Methods:
@@ -80,6 +83,26 @@ class Methods:
     def atan(self) -> Self:
         """the inverse tangent"""
         return atan(self)
+
+    def log2(self) -> Self:
+        """the base-2 logarithm"""
+        return log2(self)
+
+    def log10(self) -> Self:
+        """the base-10 logarithm"""
+        return log10(self)
+
+    def floor(self) -> Self:
+        """the largest whole number not above (zero gradient)"""
+        return floor(self)
+
+    def ceil(self) -> Self:
+        """the smallest whole number not below (zero gradient)"""
+        return ceil(self)
+
+    def round(self) -> Self:
+        """the nearest whole number, halves to even (zero gradient)"""
+        return round_even(self)
 
     def log1p(self) -> Self:
         """log(1 + x), exact near 0"""

@@ -150,6 +150,14 @@ def softmax(x: Array, axis: int = -1) -> Array:
     return np.exp(log_softmax(x, axis))
 
 
+def clamp(x: Array, low: Any = None, high: Any = None) -> Array:
+    """x limited to [low, high], as PyTorch's: x itself where it is within (-0.0 and nan kept),
+    high where low > high."""
+    out = x if low is None else np.where(x < low, np.asarray(low, x.dtype), x)
+    out = out if high is None else np.where(out > high, np.asarray(high, x.dtype), out)
+    return np.asarray(out, dtype=x.dtype)
+
+
 def cumsum(x: Array, axis: int) -> Array:
     """The running sums, each from +0.0 as PyTorch's (NumPy's start from the first element, so
     a -0.0 there, and sums of -0.0 after it, would keep their sign)."""

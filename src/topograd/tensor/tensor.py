@@ -32,6 +32,7 @@ from ..ops.arithmetic import add, div, mul, neg, sub
 from ..ops.elementary import power
 from ..ops.linalg import matmul
 from ..ops.methods import Methods
+from ..ops.rounding import clamp
 from ..ops.shapes import broadcast_to, getitem, reshape, transpose
 from .arrays import as_array, index_array, kernel, same_dtype
 from .inplace import InPlace
@@ -168,6 +169,15 @@ class Tensor(InPlace, Reductions, Shapes, Methods):
     def tolist(self) -> Any:
         return self.data.tolist()
 
+    def clamp(self, min: Any = None, max: Any = None) -> Tensor:  # noqa: A002 - PyTorch's names
+        """Each element limited to [min, max] (either may be None, not both), as PyTorch's
+        (its gradient passes where the element lies within, ends included)."""
+        if min is None and max is None:
+            raise ValueError("clamp(): give min or max (or both)")
+        return _apply(clamp, self, low=_limit(min), high=_limit(max))
+
+    clip = clamp  # NumPy's name
+
     def numel(self) -> int:
         """The number of elements."""
         return int(self.data.size)
@@ -285,6 +295,15 @@ class Tensor(InPlace, Reductions, Shapes, Methods):
         elif isinstance(index, Tensor):
             index = index_array(index)
         return _apply(getitem, self, index=index)
+
+
+def _limit(x: Any) -> float | None:
+    """A clamp's limit: a number, or None."""
+    if x is None:
+        return None
+    if isinstance(x, Tensor) or not isinstance(x, numbers.Real):
+        raise TypeError(f"clamp() takes numbers as limits, got {type(x).__name__}")
+    return float(x)
 
 
 def _init(out: Tensor, data: Array, requires_grad: bool) -> None:
