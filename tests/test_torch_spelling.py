@@ -162,7 +162,7 @@ def test_both_spellings_at_once_are_refused() -> None:
 SHAPE_REFUSALS = [
     (lambda x: x.permute(0, 0), ValueError, r"permute\(\): \(0, 0\) is not an order of 2 axes"),
     (lambda x: x.split([1, 1], dim=0), ValueError, r"sizes \[1, 1\] do not add up to 3"),
-    (lambda x: x.gather(1, np.zeros((3, 1))), TypeError, "index must hold whole numbers"),
+    (lambda x: x.gather(1, np.full((3, 1), 0.5)), TypeError, "index must hold whole numbers"),
     (lambda x: x.gather(1, np.zeros(3, dtype=int)), ValueError, "as many axes as the Tensor"),
     (lambda x: x.expand(4), ValueError, r"expand\(\): 1 sizes for a Tensor of 2 axes"),
     (lambda x: x.repeat(2), ValueError, "at least as many repeats as the Tensor has axes"),
@@ -177,3 +177,31 @@ SHAPE_REFUSALS = [
 def test_shape_methods_refuse_what_pytorch_refuses(call: Any, error: type, message: str) -> None:
     with pytest.raises(error, match=message):
         call(topograd.Tensor(X))
+
+
+def test_std_of_constant_data_has_a_zero_gradient_as_in_pytorch() -> None:
+    """sqrt's derivative at 0 is inf; PyTorch's std gives 0 there, and so does topograd's."""
+    data = np.array([[1.0, 1.0, 1.0], [2.0, 0.5, 1.0]])
+    ours = topograd.Tensor(data, requires_grad=True)
+    theirs = real_torch.tensor(data, requires_grad=True)
+    ours.std(dim=1).sum().backward()
+    theirs.std(dim=1).sum().backward()
+    assert ours.grad is not None and theirs.grad is not None
+    np.testing.assert_array_equal(ours.grad[0], [0.0, 0.0, 0.0])
+    np.testing.assert_allclose(ours.grad, theirs.grad.numpy(), rtol=1e-15)
+
+
+def test_pytorchs_spellings_that_numpy_reads_otherwise() -> None:
+    """x.max(1) is PyTorch's (values, indices); dim=() is every axis; out-of-range dims and
+    indices are refused, as PyTorch refuses them."""
+    x = topograd.Tensor(np.arange(6.0).reshape(2, 3), requires_grad=True)
+    values, indices = x.max(1)
+    assert values.tolist() == [2.0, 5.0] and indices.tolist() == [2, 2]
+    assert x.max(axis=1).tolist() == [2.0, 5.0]  # NumPy's spelling: the values
+    assert x.sum(dim=()).item() == 15.0 == real_torch.arange(6.0).reshape(2, 3).sum(dim=()).item()
+    with pytest.raises(np.exceptions.AxisError):
+        x.max(dim=2)
+    with pytest.raises(IndexError, match="index -1 is out of bounds for dim 0 of size 2"):
+        x.gather(0, np.array([[-1, 0, 0]]))
+    assert x.gather(1, topograd.Tensor([[2.0], [0.0]])).tolist() == [[2.0], [3.0]]
+    assert np.isnan(topograd.Tensor([0.5, 2.0]).clamp(float("nan"), 1.0).data).all()

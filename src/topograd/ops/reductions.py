@@ -15,8 +15,10 @@ from typing import Any
 
 from ..autograd.registry import ANY, OUT, VARIADIC, Case, register
 from . import floats
+from .arithmetic import div
 from .elementary import exp
 from .helpers import data, shape_of, sum_of
+from .selection import where
 from .shapes import broadcast_to, getitem
 
 _AXES = (
@@ -169,6 +171,28 @@ def var(
     scale = floats.div(2.0, float(max(0, count - correction)))
     centred = x - x.mean(axis=axis, keepdims=True)
     return ((expand(grad, x, axis, keepdims) * scale) * centred,)
+
+
+@register(
+    "std",
+    "√var (along axis)",
+    array="std",
+    torch="torch.std",
+    saves=(0, OUT),
+    arity=1,
+    domain=(ANY,),
+    cases=(
+        Case(((2, 3),), {"axis": None, "correction": 1, "keepdims": False}),
+        Case(((2, 3),), {"axis": 1, "correction": 0, "keepdims": True}),
+    ),
+    batches=True,
+)
+def std(
+    grad: Any, x: Any, out: Any, *, axis: Any = None, correction: int = 1, keepdims: bool = False
+) -> tuple[Any]:
+    """var's, fed grad / (2 std), and 0 where std is 0 (constant data), as PyTorch's"""
+    halved = where(data(out) == 0, 0.0, div(grad, out * 2.0))
+    return var.rule(halved, x, out, axis=axis, correction=correction, keepdims=keepdims)
 
 
 @register(

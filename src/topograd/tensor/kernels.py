@@ -152,9 +152,11 @@ def softmax(x: Array, axis: int = -1) -> Array:
 
 def clamp(x: Array, low: Any = None, high: Any = None) -> Array:
     """x limited to [low, high], as PyTorch's: x itself where it is within (-0.0 and nan kept),
-    high where low > high."""
+    high where low > high, nan everywhere for a nan limit."""
     out = x if low is None else np.where(x < low, np.asarray(low, x.dtype), x)
     out = out if high is None else np.where(out > high, np.asarray(high, x.dtype), out)
+    if any(limit is not None and limit != limit for limit in (low, high)):  # a nan limit
+        out = np.full(x.shape, np.nan)
     return np.asarray(out, dtype=x.dtype)
 
 
@@ -182,6 +184,11 @@ def var(x: Array, axis: Any = None, correction: int = 1, keepdims: bool = False)
     count = int(np.prod([x.shape[a] for a in axes]))
     squares = np.sum((x - np.mean(x, axis=axis, keepdims=True)) ** 2, axis=axis, keepdims=keepdims)
     return np.asarray(squares / max(0, count - correction), dtype=x.dtype)
+
+
+def std(x: Array, axis: Any = None, correction: int = 1, keepdims: bool = False) -> Array:
+    """√var."""
+    return np.asarray(np.sqrt(var(x, axis, correction, keepdims)), dtype=x.dtype)
 
 
 def total(*xs: Array, axis: Any = None, keepdims: bool = False) -> Array:

@@ -3,9 +3,11 @@
 ``cumsum`` record ops of the registry; ``argmax``, ``argmin``, ``all`` and ``any`` give
 Tensors that want no gradient, as PyTorch's.
 
-``max`` and ``min`` with ``dim=`` give PyTorch's pair ``(values, indices)``, the gradient going
-to the element each index picks; with NumPy's ``axis`` (or no axis) the values, a tie sharing
-the gradient evenly (as ``torch.amax``).
+``max`` and ``min`` along a ``dim`` (``x.max(1)`` or ``x.max(dim=1)``) give PyTorch's pair
+``(values, indices)``, the gradient going to the element each index picks; with NumPy's
+``axis=`` (or with no axis) the values, a tie sharing the gradient evenly (as ``torch.amax``,
+whose gradient at a nan is nan: ``torch.max()`` of a whole Tensor gives it to the nan). A
+``dim=()`` is every axis, as PyTorch reads it (NumPy's ``axis=()`` is none).
 
 >>> import topograd as tg
 >>> t = tg.Tensor([[1.0, 5.0], [3.0, 2.0]])
@@ -20,11 +22,11 @@ from __future__ import annotations
 from typing import Any, NamedTuple, Self, cast
 
 import numpy as np
+from numpy.lib.array_utils import normalize_axis_index
 
 from ..ops.arithmetic import mul
-from ..ops.elementary import sqrt
-from ..ops.reductions import amax, amin, cumsum, logsumexp, mean, total, var
-from ..ops.shapes import getitem
+from ..ops.reductions import amax, amin, cumsum, logsumexp, mean, std, total, var
+from ..ops.shapes import getitem, reshape
 from .arrays import axis_of
 
 
@@ -43,6 +45,8 @@ def reduced_axes(axis: Any, keepdims: Any, dim: Any, keepdim: Any, ndim: int) ->
     if keepdim is not None and keepdims is not None:
         raise TypeError("give keepdims (NumPy's name) or keepdim (PyTorch's), not both")
     found = dim if dim is not None else axis
+    if dim is not None and isinstance(dim, (tuple, list)) and not dim:
+        found = None  # PyTorch's dim=(): every axis (NumPy's axis=(): none)
     return axis_of(found, ndim), bool(keepdim if keepdim is not None else keepdims)
 
 
@@ -104,10 +108,10 @@ class Reductions:
         correction: int = 1,
         ddof: int | None = None,
     ) -> Self:
-        """The square root of ``var`` (its gradient as PyTorch's std's)."""
-        return sqrt(
-            self.var(axis, keepdims, dim=dim, keepdim=keepdim, correction=correction, ddof=ddof)
-        )
+        """The standard deviation, √var (its gradient 0 where it is 0, as PyTorch's)."""
+        if ddof is not None:
+            correction = ddof
+        return self._reduce(std, axis, keepdims, dim, keepdim, correction=int(correction))
 
     def cumsum(self, axis: Any = None, *, dim: Any = None) -> Self:
         """The running sums along the axis (an axis must be named, as in PyTorch)."""
@@ -119,42 +123,42 @@ class Reductions:
         return cumsum(self, axis=found)  # type: ignore[no-any-return]
 
     def max(
-        self, axis: Any = None, keepdims: Any = None, *, dim: Any = None, keepdim: Any = None
+        self, dim: Any = None, keepdim: Any = None, *, axis: Any = None, keepdims: Any = None
     ) -> Any:
-        """The largest elements: PyTorch's ``(values, indices)`` with ``dim=``, else the values
-        (ties sharing the gradient, as ``torch.amax``)."""
+        """The largest elements: PyTorch's ``(values, indices)`` along ``dim`` (given by
+        position too, as ``x.max(1)``), the gradient to the element each index picks; with
+        NumPy's ``axis=``, or with none, the values, ties sharing the gradient (as
+        ``torch.amax``)."""
         if dim is not None and axis is None:
             return self._selected(np.argmax, dim, keepdim)
         return self._reduce(amax, axis, keepdims, dim, keepdim)
 
     def min(
-        self, axis: Any = None, keepdims: Any = None, *, dim: Any = None, keepdim: Any = None
+        self, dim: Any = None, keepdim: Any = None, *, axis: Any = None, keepdims: Any = None
     ) -> Any:
-        """The smallest elements: PyTorch's ``(values, indices)`` with ``dim=``, else the values
-        (ties sharing the gradient, as ``torch.amin``)."""
+        """The smallest elements, as ``max``."""
         if dim is not None and axis is None:
             return self._selected(np.argmin, dim, keepdim)
         return self._reduce(amin, axis, keepdims, dim, keepdim)
 
     def _selected(self, pick: Any, dim: Any, keepdim: Any) -> Selected:
-        found, keep = reduced_axes(None, None, dim, keepdim, self.data.ndim)
-        if not isinstance(found, int):
-            raise TypeError("max() and min() with dim= take one axis")
-        at = found % max(self.data.ndim, 1)
-        indices = (
-            np.expand_dims(pick(self.data, axis=at), at) if self.data.ndim else np.zeros((), int)
-        )
-        if not self.data.ndim:
-            return Selected(mul(self, 1.0), self._constant(indices))
+        if keepdim is not None and not isinstance(keepdim, bool):
+            raise TypeError(f"keepdim must be True or False, got {keepdim!r}")
+        if not isinstance(dim, (int, np.integer)) or isinstance(dim, bool):
+            raise TypeError("max() and min() with dim take one axis")
+        ndim = self.data.ndim
+        if ndim == 0:  # one element: dim 0 or -1, as PyTorch's
+            normalize_axis_index(int(dim), 1)
+            return Selected(mul(self, 1.0), self._constant(np.zeros((), np.int64)))
+        at = normalize_axis_index(int(dim), ndim)
+        indices = np.expand_dims(pick(self.data, axis=at), at)
         grid: list[Any] = list(np.indices(indices.shape, sparse=True))
         grid[at] = indices
         values = getitem(self, index=tuple(grid))
-        if not keep:
-            values, indices = (
-                values.reshape(values.shape[:at] + values.shape[at + 1 :]),
-                indices.squeeze(at),
-            )
-        return Selected(values, self._constant(indices))
+        if not keepdim:
+            values = reshape(values, shape=values.shape[:at] + values.shape[at + 1 :])
+            indices = indices.squeeze(at)
+        return Selected(values, self._constant(indices.astype(np.int64)))
 
     def argmax(
         self, axis: Any = None, keepdims: Any = None, *, dim: Any = None, keepdim: Any = None

@@ -190,10 +190,19 @@ class Shapes:
         ``out[i][j] = x[index[i][j]][j]`` for ``dim`` 0, as PyTorch's (repeated picks add up
         in the gradient)."""
         picks = np.asarray(getattr(index, "data", index))
+        if picks.dtype.kind == "f" and np.array_equal(picks, np.round(picks)):
+            picks = picks.astype(np.int64)  # a Tensor of indices holds them as floats
         if picks.dtype.kind not in "iu":
             raise TypeError(f"gather(): index must hold whole numbers, got {picks.dtype}")
         if picks.ndim != self.data.ndim:
             raise ValueError("gather(): index must have as many axes as the Tensor")
+        at = self._axis(dim)
+        size = self.data.shape[at]
+        outside = picks[(picks < 0) | (picks >= size)]
+        if outside.size:
+            raise IndexError(
+                f"gather(): index {outside.flat[0]} is out of bounds for dim {dim} of size {size}"
+            )
         grid: list[Any] = list(np.indices(picks.shape, sparse=True))
-        grid[self._axis(dim)] = picks
+        grid[at] = picks
         return getitem(self, index=tuple(grid))
