@@ -72,17 +72,26 @@ def check_nan(kind: Any, node: Any, parents: Sequence[Any], contributions: Seque
     for parent, contribution in zip(parents, contributions):
         if contribution is not None and kind.has_nan(parent, contribution):
             i = next(k for k, o in enumerate(kind.operands(node)) if o is parent)
-            op, label = kind.op(node).name, getattr(node, "label", "")
-            named = f"{op!r}" + (f" (label {label!r})" if label else "")
-            where = kind.created_at(node)
-            raise AnomalyError(
-                f"backward of {named} produced nan in the gradient of its input {i}.\n"
-                + (
-                    f"That node was created at {where}"
-                    if where
-                    else "That node was created outside detect_anomaly(), so where is not known"
-                )
+            raise anomaly(
+                kind, node, f"backward of {{named}} produced nan in the gradient of its input {i}."
             )
+
+
+def anomaly(kind: Any, node: Any, happened: str) -> AnomalyError:
+    """The error for a NaN at ``node``: ``happened`` (its op, and label, where it says
+    ``{named}``), and where user code made the node."""
+    op, label = kind.op(node).name, getattr(node, "label", "")
+    named = f"{op!r}" + (f" (label {label!r})" if label else "")
+    where = kind.created_at(node)
+    return AnomalyError(
+        happened.format(named=named)
+        + "\n"
+        + (
+            f"That node was created at {where}"
+            if where
+            else "That node was created outside detect_anomaly(), so where is not known"
+        )
+    )
 
 
 def is_grad_enabled() -> bool:

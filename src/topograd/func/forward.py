@@ -18,7 +18,7 @@ from typing import Any
 from ..autograd.engine import grad as engine_grad
 from ..autograd.engine import topological_order
 from ..autograd.kinds import Kind, kind_of
-from ..autograd.modes import AnomalyError, grad_mode, recording
+from ..autograd.modes import anomaly, grad_mode, recording
 
 
 def tangents(
@@ -91,14 +91,8 @@ def _refuse_nan(kind: Kind, node: Any, given: Sequence[Any], tangent: Any) -> No
         return
     if any(t is not None and kind.has_nan(node, t) for t in given):
         return
-    op, label = kind.op(node).name, getattr(node, "label", "")
-    named = f"{op!r}" + (f" (label {label!r})" if label else "")
-    where = kind.created_at(node)
-    raise AnomalyError(
-        f"forward mode: the tangent of {named} is nan where its inputs' tangents are not.\n"
-        + (
-            f"That node was created at {where}"
-            if where
-            else "That node was created outside detect_anomaly(), so where is not known"
-        )
+    raise anomaly(
+        kind,
+        node,
+        "forward mode: the tangent of {named} is nan where its inputs' tangents are not.",
     )

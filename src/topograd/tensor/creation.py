@@ -25,6 +25,7 @@ from typing import Any
 
 import numpy as np
 
+from .shaping import as_sizes
 from .tensor import Tensor
 
 float16, float32, float64 = np.float16, np.float32, np.float64
@@ -50,8 +51,7 @@ def manual_seed(seed: int) -> Generator:
 
 
 def _size(size: tuple[Any, ...]) -> tuple[int, ...]:
-    given = size[0] if len(size) == 1 and isinstance(size[0], (tuple, list)) else size
-    found = tuple(int(n) for n in given)
+    found = as_sizes(size)
     if any(n < 0 for n in found):
         raise ValueError(f"a size cannot be negative, got {found}")
     return found

@@ -24,7 +24,7 @@ from ..ops.selection import select
 from ..ops.shapes import broadcast_to, getitem, reshape, transpose
 
 
-def _sizes(given: tuple[Any, ...]) -> tuple[int, ...]:
+def as_sizes(given: tuple[Any, ...]) -> tuple[int, ...]:
     """Sizes given as PyTorch takes them: ``f(2, 3)`` or ``f((2, 3))``."""
     found = given[0] if len(given) == 1 and isinstance(given[0], (tuple, list)) else given
     return tuple(int(n) for n in found)
@@ -41,14 +41,16 @@ class Shapes:
 
     def permute(self, *dims: Any) -> Any:
         """The axes in the order ``dims`` gives (PyTorch's name for transpose(axes))."""
-        order = tuple(self._axis(d) for d in _sizes(dims))
+        order = tuple(self._axis(d) for d in as_sizes(dims))
         if sorted(order) != list(range(self.data.ndim)):
-            raise ValueError(f"permute(): {_sizes(dims)} is not an order of {self.data.ndim} axes")
+            raise ValueError(
+                f"permute(): {as_sizes(dims)} is not an order of {self.data.ndim} axes"
+            )
         return transpose(self, axes=order)
 
     def view(self, *shape: Any) -> Any:
         """The same elements in another shape (-1: what is left), as reshape."""
-        return reshape(self, shape=_sizes(shape))
+        return reshape(self, shape=as_sizes(shape))
 
     def flatten(self, start_dim: int = 0, end_dim: int = -1) -> Any:
         """The axes from ``start_dim`` to ``end_dim`` (both included) as one."""
@@ -81,7 +83,7 @@ class Shapes:
     def expand(self, *sizes: Any) -> Any:
         """Repeated along axes of length 1 (and new leading ones) to ``sizes``; -1 keeps an
         axis as it is. Its gradient sums the repeats."""
-        wanted = _sizes(sizes)
+        wanted = as_sizes(sizes)
         shape = self.data.shape
         lead = len(wanted) - len(shape)
         if lead < 0:
@@ -93,7 +95,7 @@ class Shapes:
 
     def repeat(self, *repeats: Any) -> Any:
         """Tiled ``repeats`` times along each axis (new leading axes where more are given)."""
-        times = _sizes(repeats)
+        times = as_sizes(repeats)
         if len(times) < self.data.ndim:
             raise ValueError("repeat(): give at least as many repeats as the Tensor has axes")
         shape = (1,) * (len(times) - self.data.ndim) + self.data.shape
@@ -105,7 +107,7 @@ class Shapes:
     def flip(self, *dims: Any) -> Any:
         """The elements in reverse order along each axis of ``dims``."""
         index = [slice(None)] * self.data.ndim
-        for d in _sizes(dims):
+        for d in as_sizes(dims):
             index[self._axis(d)] = slice(None, None, -1)
         return getitem(self, index=tuple(index))
 
@@ -116,8 +118,8 @@ class Shapes:
             flat = reshape(self, shape=(self.data.size,))
             rolled = getitem(flat, index=(np.roll(np.arange(self.data.size), int(shifts)),))
             return reshape(rolled, shape=self.data.shape)
-        moves = _sizes((shifts,)) if not isinstance(shifts, int) else (shifts,)
-        axes = _sizes((dims,)) if not isinstance(dims, int) else (dims,)
+        moves = as_sizes((shifts,)) if not isinstance(shifts, int) else (shifts,)
+        axes = as_sizes((dims,)) if not isinstance(dims, int) else (dims,)
         if len(moves) != len(axes):
             raise ValueError("roll(): one shift per dim")
         out: Any = self
