@@ -10,6 +10,7 @@ demo: $(VENV)/.demo
 	$(BIN)/topograd modes --out out
 	$(BIN)/topograd train --dataset moons --steps 100 --plot out/moons.png --save out/moons.json
 	$(BIN)/topograd train --dataset digits --plot out/digits.png --save out/digits.npz
+	$(BIN)/topograd train --dataset digits --model cnn --plot out/digits_cnn.png --save out/digits_cnn.npz
 
 test: $(VENV)/.dev
 	$(BIN)/ruff check .
@@ -21,6 +22,7 @@ bench: $(VENV)/.bench
 	$(BIN)/python benchmarks/race.py
 	$(BIN)/python benchmarks/nn_race.py
 	$(BIN)/python benchmarks/tensor_race.py
+	$(BIN)/python benchmarks/cnn_race.py
 	$(BIN)/python benchmarks/func_race.py
 	$(BIN)/python benchmarks/anomaly_cost.py
 	$(BIN)/python benchmarks/layout_speed.py

@@ -265,6 +265,10 @@ def call_torch(op: Op, args: list[Any], params: dict[str, Any]) -> Any:
         index = tuple(torch.tensor(i) for i in params["index"])
         zeros = torch.zeros(params["shape"], dtype=torch.float64)
         return zeros.index_put(index, args[0], accumulate=True)
+    if op.name == "einsum":
+        return torch.einsum(params["equation"], *args)
+    if op.name == "astype":
+        return args[0].to(getattr(torch, params["dtype"]))
     if op.name in ("reshape", "broadcast_to"):
         return reference(op, scalars=False)(args[0], params["shape"])
     kwargs = {TORCH_NAMES.get(k, k): v for k, v in params.items()}

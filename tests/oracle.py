@@ -49,6 +49,13 @@ N_ARY: dict[str, Callable[..., Any]] = {
 # Ops whose PyTorch function takes a parameter topograd's op fixes.
 FIXED: dict[str, Callable[..., Any]] = {
     "relu_backward": lambda g, out: torch.ops.aten.threshold_backward(g, out, 0),
+    "gelu_tanh": lambda x: torch.nn.functional.gelu(x, approximate="tanh"),
+    # (PyTorch's gelu_double_backward cannot broadcast: its operands are broadcast first)
+    "gelu_backward": lambda g, x: torch.ops.aten.gelu_backward(*torch.broadcast_tensors(g, x)),
+    "gelu_tanh_backward": lambda g, x: torch.ops.aten.gelu_backward(
+        *torch.broadcast_tensors(g, x), approximate="tanh"
+    ),
+    "elu_backward": lambda g, x, alpha=1.0: torch.ops.aten.elu_backward(g, alpha, 1, 1, False, x),
 }
 
 

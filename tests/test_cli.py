@@ -135,6 +135,8 @@ BAD_INPUT = [
     (["train", "--dataset", "digits", "--seed", "-1"], "must be 0 or more"),
     (["train", "--dataset", "digits", "--engine", "scalar"], "tensor engine"),
     (["train", "--dataset", "digits", "--compare"], "--compare"),
+    (["train", "--model", "cnn"], "--model cnn trains on the digits' images"),
+    (["train", "--dataset", "digits", "--model", "resnet"], "invalid choice: 'resnet'"),
     (["grad", "x\udcff", "x=1"], "not text"),
     (["grad", "1if 1else 2"], "the number 1 runs into if"),  # not a SyntaxWarning first
     (["grad", "\U0001d465*2", "\U0001d465=3"], "\U0001d465 would be read as x"),
@@ -234,3 +236,13 @@ def test_modes_times_both_modes_and_plots_them(tmp_path: Path) -> None:
     image = (tmp_path / "modes.png").read_bytes()
     assert image.startswith(b"\x89PNG") and len(image) > 20_000
     assert f"Plotted into {tmp_path / 'modes.png'}" in result.stdout
+
+
+def test_train_help_explains_the_models_and_names_them_as_train_does() -> None:
+    from topograd.cli.train import MODELS
+    from topograd.train.digits import MODELS as TRAINED
+
+    assert MODELS == TRAINED
+    text = " ".join(topograd("train", "--help").stdout.split())
+    assert "--model {mlp,cnn}" in text
+    assert "cnn, two 3x3 convolutions" in text and "loss curve beside an MLP's" in text

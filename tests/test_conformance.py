@@ -87,6 +87,9 @@ def test_each_documented_difference_is_real(name: str, index: int, difference) -
         for r in results(OPS[name], kind)
         if documents(difference, r) and not close(r.ours, r.theirs)
     ]
+    if difference.any_kind:  # any two kinds: which ones depends on the order of a sum (BLAS's)
+        assert found, difference
+        return
     assert any(
         same(ours, difference.ours) and same(theirs, difference.theirs) for ours, theirs in found
     ), (difference, found[:5])

@@ -28,6 +28,10 @@ MUTANTS = [
     ("tanh", lambda g, x, out: (g * (1 - out),), lambda x: (x * 0.5).tanh(), [0.8]),
     ("asinh", lambda g, x, out: (ieee.div(g, x * x + 1),), lambda x: x.asinh(), [0.7]),
     ("atan", lambda g, x, out: (ieee.div(g, ieee.sqrt(x * x + 1)),), lambda x: x.atan(), [0.7]),
+    ("asin", lambda g, x, out: (ieee.div(g, x * x + 1),), lambda x: x.asin(), [0.5]),
+    ("acos", lambda g, x, out: (ieee.div(g, ieee.sqrt(1 - x * x)),), lambda x: x.acos(), [0.5]),
+    ("atanh", lambda g, x, out: (ieee.div(g, 1 + x * x),), lambda x: x.atanh(), [0.5]),
+    ("acosh", lambda g, x, out: (ieee.div(g, ieee.sqrt(x * x + 1)),), lambda x: x.acosh(), [1.5]),
     ("exp", lambda g, x, out: (g,), lambda x: x.exp() * 2, [0.3]),
     ("expm1", lambda g, x, out: (g * out,), lambda x: x.expm1(), [0.3]),
     ("log", lambda g, x, out: (ieee.div(g, x * x),), lambda x: (x + 1).log(), [0.5]),
@@ -46,6 +50,33 @@ MUTANTS = [
     ("sign", lambda g, x, out: (g,), lambda x: x.sign() * x, [1.5]),
     ("neg", lambda g, x, out: (g,), lambda x: -x * x, [1.2]),
     ("softplus", lambda g, x, out: (g * out,), lambda x: x.softplus(), [0.3]),
+    ("gelu", lambda g, x, out: (g * ieee.sigmoid(x),), lambda x: x.gelu(), [0.6]),
+    ("gelu_tanh", lambda g, x, out: (g * ieee.sigmoid(x),), lambda x: x.gelu("tanh"), [0.6]),
+    ("silu", lambda g, x, out: (g * ieee.sigmoid(x),), lambda x: x.silu(), [0.6]),  # σ alone
+    (
+        "gelu_backward",
+        lambda g, a, x, out: (OPS["gelu_backward"](g, x), g * a),  # x's: not gelu''
+        lambda a, x: OPS["gelu_backward"](a, x),
+        [0.7, 0.4],
+    ),
+    (
+        "gelu_tanh_backward",
+        lambda g, a, x, out: (OPS["gelu_tanh_backward"](g, x), g * a),
+        lambda a, x: OPS["gelu_tanh_backward"](a, x),
+        [0.7, 0.4],
+    ),
+    (
+        "maximum",
+        lambda g, x, y, out: (g, g),  # both get it, not only the larger
+        lambda x, y: OPS["maximum"](x, y) * y,
+        [0.5, 1.5],
+    ),
+    (
+        "minimum",
+        lambda g, x, y, out: (0.0, 0.0),
+        lambda x, y: OPS["minimum"](x, y) * y,
+        [0.5, 1.5],
+    ),
     ("add", lambda g, x, y, out: (g, 0.0), lambda x, y: (x + y) * y, [0.5, 1.5]),
     ("sub", lambda g, x, y, out: (g, g), lambda x, y: x - y, [0.5, 1.5]),
     ("mul", lambda g, x, y, out: (g * x, g * y), lambda x, y: x * y, [0.5, 1.5]),

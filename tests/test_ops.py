@@ -56,7 +56,7 @@ def test_op_matches_pytorch_float64(op: str) -> None:
         xs = sample(op, rng)
         out, leaves = partials(op, xs)
         value, expected = torch_grads(op, xs)
-        assert same(out.data, value, 1e-13), (op, xs, out.data, value)
+        assert same(out.data, value, 1e-12), (op, xs, out.data, value)  # libm's, or Sleef's
         for leaf, g in zip(leaves, expected):
             assert same(leaf.grad, g, 1e-12), (op, xs, leaf.grad, g)
 

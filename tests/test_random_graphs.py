@@ -34,6 +34,12 @@ def in_domain(op: str, xs: list[float]) -> bool:
         return abs(xs[0] - math.floor(xs[0]) - 0.5) > 0.05
     if op == "log1p":
         return xs[0] > -0.9
+    if op in ("asin", "acos", "atanh"):  # inside (-1, 1), away from the singular ends
+        return abs(xs[0]) < 0.9
+    if op == "acosh":
+        return xs[0] > 1.1
+    if op in ("maximum", "minimum"):  # away from ties, where each mode splits its own way
+        return abs(xs[0] - xs[1]) > 1e-9
     if op == "div":
         return abs(xs[1]) > 0.1
     if op == "pow":

@@ -16,6 +16,7 @@ import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 import topograd as tg
@@ -274,3 +275,78 @@ def test_the_leftover_of_a_killed_save_goes_at_the_next_save(tmp_path: Path) -> 
     live.write_bytes(b"being written")
     saved_bytes(model(3), tmp_path / "model.json")
     assert sorted(p.name for p in tmp_path.iterdir()) == [live.name, "model.json"]
+
+
+# Every module's state, its buffers included (a BatchNorm's running statistics, a loss's class
+# weights), goes to disk and back whole; a state that does not fit is refused, naming the file.
+
+
+def _trained_batch_norm() -> tg.nn.Module:
+    norm = tg.nn.BatchNorm1d(3, momentum=None)
+    for seed in (1, 2):
+        norm(tg.randn(4, 3, generator=tg.Generator().manual_seed(seed)))
+    return norm
+
+
+MODULES: dict[str, Callable[[], tg.nn.Module]] = {
+    "Linear": lambda: tg.nn.Linear(3, 2),
+    "LayerNorm": lambda: tg.nn.LayerNorm((2, 3)),
+    "LayerNorm without bias": lambda: tg.nn.LayerNorm(3, bias=False),
+    "BatchNorm1d": _trained_batch_norm,
+    "Embedding": lambda: tg.nn.Embedding(5, 2, padding_idx=0),
+    "Dropout": lambda: tg.nn.Dropout(0.2),
+    "GELU": lambda: tg.nn.GELU(),
+    "Flatten": lambda: tg.nn.Flatten(),
+    "CrossEntropyLoss": lambda: tg.nn.CrossEntropyLoss(weight=tg.rand(3)),
+    "BCEWithLogitsLoss": lambda: tg.nn.BCEWithLogitsLoss(pos_weight=tg.rand(2)),
+    "Sequential": lambda: tg.nn.Sequential(
+        tg.nn.Linear(3, 4), tg.nn.BatchNorm1d(4), tg.nn.SiLU(), tg.nn.Dropout(), tg.nn.Linear(4, 2)
+    ),
+}
+
+
+def _scrambled(module: tg.nn.Module) -> tg.nn.Module:
+    """The module with every number of its state changed (its integers too)."""
+    with tg.no_grad():
+        for _, t in [*module.named_parameters(), *module.named_buffers()]:
+            t.copy_(t.data * 3 + 1)
+    return module
+
+
+@pytest.mark.parametrize("suffix", SUFFIXES)
+@pytest.mark.parametrize("name", sorted(MODULES))
+def test_every_module_saves_and_loads_its_whole_state(
+    tmp_path: Path, name: str, suffix: str
+) -> None:
+    tg.manual_seed(0)
+    saved = _scrambled(MODULES[name]())
+    path = tmp_path / f"m{suffix}"
+    saved.save(path)
+    loaded = MODULES[name]()
+    loaded.load(path)
+    before, after = saved.state_dict(), loaded.state_dict()
+    assert list(before) == list(after)
+    for key in before:
+        assert after[key].dtype == before[key].dtype, key
+        assert np.array_equal(after[key], before[key]), key
+    if name == "BatchNorm1d":
+        names = ["weight", "bias", "running_mean", "running_var", "num_batches_tracked"]
+        assert list(after) == names
+        x = tg.randn(4, 3)
+        assert np.array_equal(saved.eval()(x).data, loaded.eval()(x).data)
+
+
+def test_a_state_without_the_buffers_a_module_needs_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "m.json"
+    tg.nn.BatchNorm1d(3, track_running_stats=False).save(path)
+    model = _trained_batch_norm()
+    before = model.state_dict()
+    with pytest.raises(ValueError, match=f"{path}.*missing running_mean, running_var, num_"):
+        model.load(path)
+    model.save(path)
+    with pytest.raises(ValueError, match=f"{path}.*unexpected running_mean"):
+        tg.nn.BatchNorm1d(3, track_running_stats=False).load(path)
+    with pytest.raises(ValueError, match=rf"{path}.*weight must be an array of shape \(4,\)"):
+        tg.nn.BatchNorm1d(4).load(path)
+    after = model.state_dict()
+    assert all(np.array_equal(before[k], after[k]) for k in before)  # unchanged

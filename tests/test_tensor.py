@@ -302,12 +302,12 @@ def test_linear_and_sequential_as_pytorch(tmp_path: Path) -> None:
     model = tg.nn.Sequential(
         tg.nn.Linear(4, 8, seed=0), tg.nn.ReLU(), tg.nn.Linear(8, 3, seed=1), tg.nn.Tanh()
     )
-    w = model.modules[0].weight
+    w = model[0].weight
     assert w.shape == (8, 4) and w.dtype == np.float32 and np.abs(w.data).max() <= 0.5
     x = np.random.default_rng(0).normal(size=(5, 4)).astype(np.float32)
     reference = np.tanh(
-        np.maximum(x @ w.data.T + model.modules[0].bias.data, 0) @ model.modules[2].weight.data.T
-        + model.modules[2].bias.data
+        np.maximum(x @ w.data.T + model[0].bias.data, 0) @ model[2].weight.data.T
+        + model[2].bias.data
     )
     np.testing.assert_allclose(model(x).data, reference, rtol=1e-6)
     for name in ["model.json", "model.npz"]:
@@ -426,7 +426,8 @@ def test_axes_out_of_range_are_refused_as_numpy_refuses_them() -> None:
     with pytest.raises(np.exceptions.AxisError, match="axis 5 is out of bounds"):
         x.swapaxes(0, 5)
     with pytest.raises(ValueError, match="not a permutation"):
-        x.transpose(0, 0)
+        x.transpose((0, 0))
+    assert x.transpose(0, 0).shape == (2, 3)  # PyTorch's two dims: one exchanged with itself
     assert x.swapaxes(-1, 0).shape == (3, 2)
 
 

@@ -80,7 +80,8 @@ def test_elementwise_op_on_tensors_equals_the_scalar_engine(name: str) -> None:
         values = [tg.Value(a[k]) for a in arrays]
         out = op(*values)
         out.backward()
-        assert same(float(op(*tensors).data[k]), out.data, 1e-15)
+        # (1e-14: where a formula cancels, 1 + tanh in gelu's tanh form, libm's last bit grows)
+        assert same(float(op(*tensors).data[k]), out.data, 1e-14), (name, k)
         for tensor, value in zip(tensors, values):
             assert tensor.grad is not None
             # a last-bit difference of libm and NumPy grows where a rule cancels (1 - tanh²)

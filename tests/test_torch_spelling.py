@@ -109,6 +109,100 @@ def shapes(torch: Any, x: Any) -> list[Any]:
 PICKS = np.array([[0, 0, 3], [1, 2, 2], [3, 3, 0]])
 
 
+def functions(torch: Any, x: Any) -> list[Any]:
+    """Elementwise functions, pairwise ops, products and contractions, casts."""
+    F = torch.nn.functional  # noqa: N806 - PyTorch's own abbreviation
+    y = x[:, :2]
+    parts = [
+        torch.maximum(x, x.flip(0)),
+        torch.minimum(x, torch.zeros_like(x)),
+        x.maximum(x.roll(1, 1)),
+        torch.exp(x * 0.1),
+        torch.sin(x) + torch.tanh(x),
+        torch.asin(x * 0.2) + torch.acos(x * 0.1) + torch.atanh(x * 0.15),
+        torch.acosh(x.abs() + 1.5) + torch.asinh(x) + torch.atan(x),
+        F.gelu(x),
+        F.gelu(x, approximate="tanh"),
+        F.silu(x),
+        F.elu(x),
+        F.elu(x, alpha=0.5),
+        F.softplus(x),
+        x.sign() * x.abs(),
+        x.prod(),
+        x.prod(dim=1),
+        x.prod(0, keepdim=True),
+        torch.einsum("ij,jk->ik", y.t(), x),
+        torch.einsum("ij->j", x),
+        torch.einsum("ii", x[:, :3]),
+        torch.einsum("ii->i", x[:, :3]),
+        torch.einsum("...j,j->...", x, x[0]),
+        torch.einsum("bi,oij,bj->bo", y, x.reshape(2, 2, 3)[:, :, :2], y),
+        torch.einsum("i,j", x[0], x[1]),
+        torch.outer(x[0], x[1]),
+        torch.tensordot(x, x.t(), dims=1),
+        torch.tensordot(x, x, dims=2),
+        torch.tensordot(x, x, dims=([0], [0])),
+        x.double() * 2,
+        x.to(torch.float64).clamp(min=-1.0),
+    ]
+    loss = sum((p * (k + 1)).sum() for k, p in enumerate(parts))
+    loss.backward()
+    return [*parts, x.grad]
+
+
+def network(torch: Any, x: Any) -> list[Any]:
+    """A small network of nn's layers, initialised, trained one step and evaluated: Embedding,
+    Linear, LayerNorm, BatchNorm1d, GELU, Dropout, the losses, init, train/eval, state_dict."""
+    nn, F = torch.nn, torch.nn.functional  # noqa: N806 - PyTorch's own abbreviation
+
+    class Net(nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.embed = nn.Embedding(5, 4, padding_idx=0)
+            self.fc1 = nn.Linear(4, 6)
+            self.norm = nn.LayerNorm(6)
+            self.bn = nn.BatchNorm1d(6)
+            self.act = nn.GELU()
+            self.drop = nn.Dropout(p=0.0)
+            self.fc2 = nn.Linear(6, 3)
+
+        def forward(self, x: Any, ids: Any) -> Any:
+            h = self.norm(self.fc1(x + self.embed(ids)))
+            return self.fc2(self.drop(self.act(self.bn(h))))
+
+    def init(m: Any) -> None:
+        if isinstance(m, (nn.Linear, nn.Embedding)):
+            with torch.no_grad():
+                m.weight.copy_(torch.linspace(-1.0, 1.0, m.weight.numel()).reshape(m.weight.shape))
+        if isinstance(m, nn.Linear):
+            nn.init.zeros_(m.bias)
+
+    net = Net().double()
+    net.apply(init)
+    nn.init.constant_(net.norm.weight, 1.5)
+    tensor = topograd.Tensor if torch is topograd else real_torch.tensor
+    ids, targets = tensor(IDS), tensor(TARGETS)
+    inputs = x * 0.5
+    logits = net(inputs, ids)
+    probabilities = torch.sigmoid(x[:, 0].detach())
+    loss = (
+        nn.CrossEntropyLoss(label_smoothing=0.1)(logits, targets)
+        + F.nll_loss(F.log_softmax(logits, dim=1), targets, reduction="sum") * 0.5
+        + F.binary_cross_entropy_with_logits(logits[:, 0], probabilities)
+        + nn.MSELoss()(logits, torch.zeros_like(logits))
+    )
+    loss.backward()
+    grads = [net.fc1.weight.grad, net.embed.weight.grad, net.bn.weight.grad, x.grad]
+    torch.optim.SGD(net.parameters(), lr=0.1).step()
+    net.eval()
+    evaluated = F.softmax(net(inputs, ids), dim=1)
+    running = [net.bn.running_mean, net.bn.running_var, net.bn.num_batches_tracked]
+    return [loss, logits, *grads, *running, evaluated, tuple(net.state_dict())]
+
+
+IDS, TARGETS = np.array([1, 0, 3]), np.array([2, 0, 1])
+
+
 def numbers(found: Any) -> Any:
     if hasattr(found, "detach"):  # PyTorch's
         return found.detach().numpy()
@@ -117,7 +211,9 @@ def numbers(found: Any) -> Any:
     return found
 
 
-@pytest.mark.parametrize("program", [reductions, indices_and_truths, creation, shapes])
+@pytest.mark.parametrize(
+    "program", [reductions, indices_and_truths, creation, shapes, functions, network]
+)
 def test_a_program_in_pytorchs_spelling_runs_on_topograd(program: Any) -> None:
     theirs = program(real_torch, real_torch.tensor(X, requires_grad=True))
     ours = program(topograd, topograd.Tensor(X, requires_grad=True))

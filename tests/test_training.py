@@ -252,6 +252,30 @@ def test_train_command_on_the_tensor_engine(tmp_path: Path) -> None:
     model.load(saved)
 
 
+def test_train_command_trains_the_cnn_beside_an_mlp(tmp_path: Path) -> None:
+    """A short run: both models' lines, the plot with their loss curves, a model that loads."""
+    from topograd.train.digits import DigitsCNN
+
+    plot, saved = tmp_path / "cnn.svg", tmp_path / "cnn.json"
+    result = topograd(
+        "train", "--dataset", "digits", "--model", "cnn", "--steps", "12",
+        "--plot", str(plot), "--save", str(saved),
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[0].startswith("CNN (conv 16, pool, conv 32, pool, linear) on scikit-learn's")
+    assert "12 steps" in lines[0] and lines[1].startswith("test accuracy ")
+    assert lines[2].startswith("the MLP 64-64-10 on the same mini-batches: test accuracy ")
+    assert result.stderr.count("cnn: step 12/12") == result.stderr.count("mlp: step 12/12") == 1
+    drawing = plot.read_text()
+    assert "cnn: " in drawing and "mlp: " in drawing and "held out" in drawing  # the legend
+    model = DigitsCNN()
+    model.load(saved)
+    assert model.conv2.weight.shape == (32, 16, 3, 3)
+    alone = topograd("train", "--dataset", "digits", "--model", "cnn", "--steps", "3")
+    assert alone.returncode == 0 and "mlp" not in alone.stderr  # no plot: no MLP
+
+
 def test_train_runs_the_engine_it_names_and_compares_only_when_asked() -> None:
     alone = topograd("train", "--dataset", "moons", "--engine", "tensor", "--steps", "20")
     assert alone.returncode == 0, alone.stderr

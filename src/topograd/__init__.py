@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 from . import nn, ops, optim
 from .autograd.engine import backward, grad
 from .autograd.modes import AnomalyError, detect_anomaly, is_grad_enabled, no_grad
+from .autograd.registry import OPS
 from .scalar.custom import CustomOpError, custom_op
 from .scalar.functions import affine, dot
 from .scalar.functions import sum_of as sum  # noqa: A004 - tg.sum, as torch.sum and np.sum
@@ -30,10 +31,12 @@ if TYPE_CHECKING:
     from .grading import grade
     from .notebook import widget
     from .tensor import (
+        Function,
         Generator,
         Tensor,
         arange,
         concatenate,
+        einsum,
         eye,
         float16,
         float32,
@@ -43,9 +46,11 @@ if TYPE_CHECKING:
         manual_seed,
         ones,
         ones_like,
+        outer,
         rand,
         randn,
         stack,
+        tensordot,
         where,
         zeros,
         zeros_like,
@@ -60,6 +65,7 @@ if TYPE_CHECKING:
 _ON_FIRST_USE = {
     "func": "topograd.func",  # the transforms: a subpackage
     "Tensor": "topograd.tensor",
+    "Function": "topograd.tensor",
     "Generator": "topograd.tensor",
     "arange": "topograd.tensor",
     "eye": "topograd.tensor",
@@ -76,6 +82,9 @@ _ON_FIRST_USE = {
     "zeros": "topograd.tensor",
     "zeros_like": "topograd.tensor",
     "concatenate": "topograd.tensor",
+    "einsum": "topograd.tensor",
+    "outer": "topograd.tensor",
+    "tensordot": "topograd.tensor",
     "stack": "topograd.tensor",
     "where": "topograd.tensor",
     "TensorGradcheckError": "topograd.verify.tensors",
@@ -93,6 +102,7 @@ _ON_FIRST_USE = {
 __all__ = [
     "AnomalyError",
     "CustomOpError",
+    "Function",
     "Generator",
     "GradcheckError",
     "Tensor",
@@ -108,6 +118,7 @@ __all__ = [
     "detect_anomaly",
     "dot",
     "draw",
+    "einsum",
     "eye",
     "float16",
     "float32",
@@ -126,10 +137,12 @@ __all__ = [
     "ones_like",
     "ops",
     "optim",
+    "outer",
     "rand",
     "randn",
     "stack",
     "sum",
+    "tensordot",
     "to_dot",
     "to_svg",
     "trace",
@@ -141,8 +154,17 @@ __all__ = [
 __version__ = "0.1.0"
 
 
+# The registry's ops that PyTorch offers as functions (torch.exp, torch.maximum): tg.exp(x) on
+# numbers, Values and Tensors alike, each the entry itself.
+_PAIRWISE = ("maximum", "minimum")
+
+
 def __getattr__(name: str) -> Any:
-    """The names of ``_ON_FIRST_USE``, imported when first asked for."""
+    """The names of ``_ON_FIRST_USE``, imported when first asked for, and the registry's
+    functions of one variable and pairwise ops (``tg.exp``, ``tg.maximum``)."""
+    op = OPS.get(name)
+    if op is not None and (op.function or name in _PAIRWISE) and not op.custom:
+        return op
     if name not in _ON_FIRST_USE:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     module = importlib.import_module(_ON_FIRST_USE[name])

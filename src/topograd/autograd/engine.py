@@ -259,18 +259,22 @@ def grad(
     inputs: Any,
     grad_outputs: Any = None,
     *,
+    retain_graph: bool | None = None,
     create_graph: bool = False,
+    allow_unused: bool = False,
     is_grads_batched: bool = False,
 ) -> list[Any]:
     """d output / d input for each input, touching no ``.grad``: zeros where the output does not
-    depend on an input. ``grad_outputs`` is the upstream gradient (1 by default, for an output
-    of one element). With ``create_graph=True`` the results are nodes themselves, with a graph
-    that ``grad`` can differentiate again, through ``grad_outputs`` too where it is a node (as
-    ``torch.autograd.grad``). ``output`` may be a list of outputs, ``grad_outputs`` then a list
-    of their upstream gradients: the result is the sum over them, each rule run once. With
-    ``is_grads_batched``, each upstream gradient is a batch of them along a new first axis, and
-    so is each result: as many backward passes as the batch holds, run at once (rules that
-    take a batch run once for it; the rest once per gradient in it), as PyTorch's.
+    depend on an input (None where ``allow_unused``, as PyTorch's). ``grad_outputs`` is the
+    upstream gradient (1 by default, for an output of one element). With ``create_graph=True``
+    the results are nodes themselves, with a graph that ``grad`` can differentiate again,
+    through ``grad_outputs`` too where it is a node (as ``torch.autograd.grad``). ``output``
+    may be a list of outputs, ``grad_outputs`` then a list of their upstream gradients: the
+    result is the sum over them, each rule run once. With ``is_grads_batched``, each upstream
+    gradient is a batch of them along a new first axis, and so is each result: as many
+    backward passes as the batch holds, run at once (rules that take a batch run once for it;
+    the rest once per gradient in it), as PyTorch's. ``retain_graph`` is taken for PyTorch's
+    sake: topograd keeps a graph until it is dropped.
 
     >>> import topograd as tg
     >>> x = tg.Value(2.0)
@@ -286,7 +290,12 @@ def grad(
     capture: dict[Any, Any] = dict.fromkeys(inputs)
     batch = tuple(seeds[0].shape[:1]) if is_grads_batched else ()
     _propagate(outputs, seeds, create_graph, capture, None, batch)
-    return [kind.as_grad(node, capture[node], create_graph, batch) for node in inputs]
+    return [
+        None
+        if allow_unused and capture[node] is None
+        else kind.as_grad(node, capture[node], create_graph, batch)
+        for node in inputs
+    ]
 
 
 def _seeded(

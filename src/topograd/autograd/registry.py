@@ -118,7 +118,7 @@ class Op:
         maths: str,
         derivative: str,
         scalar: Callable[..., Any] | None = None,
-        array: str | None = None,
+        array: str | Callable[..., Any] | None = None,
         *,
         domain: tuple[Interval, ...] = (),
         special: tuple[SpecialPoint, ...] = (),
@@ -138,7 +138,9 @@ class Op:
         self.maths = maths  # its value, one line: "tanh(x)"
         self.derivative = derivative  # its derivative, one line (the rule's docstring)
         self.scalar = scalar  # the forward on floats, IEEE results
-        self.array = array  # the NumPy kernel: a function of tensor/kernels.py or of numpy
+        # the forward on arrays: the name of a function of tensor/kernels.py or of numpy (a
+        # custom op's: the user's function itself)
+        self.array = array
         self.domain = domain  # per input: where tests draw points
         self.special = special  # (inputs, value, contributions for grad = 1), PyTorch's
         self.symbol = symbol  # how formulas write it ("+"); "" for a function, by its name

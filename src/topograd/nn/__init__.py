@@ -1,7 +1,7 @@
 """Modules and losses: micrograd's ``MLP`` on scalar Values, PyTorch's layers on Tensors.
 
-The Tensor layers (``Linear``, ``Sequential``, ``ReLU``, ``Tanh``) and ``functional`` are
-imported on first use, so that scalar models load no NumPy.
+The Tensor layers (``Linear``, ``Sequential``, ``ReLU``, ``Tanh``, ...), ``Parameter``,
+``functional`` and ``init`` are imported on first use, so that scalar models load no NumPy.
 
 >>> import topograd as tg
 >>> model = tg.nn.MLP(2, [16, 16, 1], seed=0)
@@ -19,30 +19,85 @@ from .module import Module
 from .neurons import MLP, Layer, Neuron
 
 if TYPE_CHECKING:
-    from . import functional
-    from .layers import Linear, ReLU, Sequential, Tanh
+    from . import functional, init
+    from .activations import ELU, GELU, LeakyReLU, LogSoftmax, Sigmoid, SiLU, Softmax, Softplus
+    from .conv import AvgPool2d, Conv2d, MaxPool2d
+    from .dropout import Dropout
+    from .embedding import Embedding
+    from .layers import Flatten, Identity, Linear, ReLU, Sequential, Tanh
+    from .loss_modules import BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, MSELoss, NLLLoss
+    from .normalization import BatchNorm1d, LayerNorm
+    from .parameter import Parameter
 
 _ON_FIRST_USE = {
     "Linear": "layers",
+    "Conv2d": "conv",
+    "MaxPool2d": "conv",
+    "AvgPool2d": "conv",
     "ReLU": "layers",
     "Sequential": "layers",
     "Tanh": "layers",
     "functional": "functional",
+    "init": "init",
+    "Parameter": "parameter",
+    "Flatten": "layers",
+    "Identity": "layers",
+    "Sigmoid": "activations",
+    "GELU": "activations",
+    "SiLU": "activations",
+    "ELU": "activations",
+    "LeakyReLU": "activations",
+    "Softplus": "activations",
+    "Softmax": "activations",
+    "LogSoftmax": "activations",
+    "Dropout": "dropout",
+    "LayerNorm": "normalization",
+    "BatchNorm1d": "normalization",
+    "Embedding": "embedding",
+    "CrossEntropyLoss": "loss_modules",
+    "NLLLoss": "loss_modules",
+    "BCELoss": "loss_modules",
+    "BCEWithLogitsLoss": "loss_modules",
+    "MSELoss": "loss_modules",
 }
 
 __all__ = [
+    "ELU",
+    "GELU",
     "MLP",
+    "AvgPool2d",
+    "BCELoss",
+    "BCEWithLogitsLoss",
+    "BatchNorm1d",
+    "Conv2d",
+    "CrossEntropyLoss",
+    "Dropout",
+    "Embedding",
+    "Flatten",
+    "Identity",
     "Layer",
+    "LayerNorm",
+    "LeakyReLU",
     "Linear",
+    "LogSoftmax",
+    "MSELoss",
+    "MaxPool2d",
     "Module",
+    "NLLLoss",
     "Neuron",
+    "Parameter",
     "ReLU",
     "Sequential",
+    "SiLU",
+    "Sigmoid",
+    "Softmax",
+    "Softplus",
     "Tanh",
     "bce_with_logits",
     "cross_entropy",
     "functional",
     "hinge",
+    "init",
     "l2",
     "mse",
 ]
@@ -53,4 +108,4 @@ def __getattr__(name: str) -> Any:
     if name not in _ON_FIRST_USE:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     module = importlib.import_module(f"{__name__}.{_ON_FIRST_USE[name]}")
-    return module if name == "functional" else getattr(module, name)
+    return module if name in ("functional", "init") else getattr(module, name)

@@ -1,4 +1,5 @@
-"""Layers on Tensors, as PyTorch's: ``Linear``, ``Sequential``, ``ReLU``, ``Tanh``.
+"""Layers on Tensors, as PyTorch's: ``Linear``, ``Sequential``, ``ReLU``, ``Tanh``, ``Flatten``,
+``Identity``.
 
 >>> import numpy as np
 >>> import topograd as tg
@@ -16,14 +17,17 @@ from typing import Any
 import numpy as np
 
 from ..tensor import Tensor
+from ..tensor.creation import DEFAULT
 from ..tensor.functions import linear
 from ..tensor.tensor import Operand
 from .module import Module
+from .parameter import Parameter
 
 
 class Linear(Module):
     """y = x W^T + b, W of shape (out, in); weights and bias uniform in +-1/sqrt(in_features),
-    PyTorch's initialisation; float32 unless ``dtype`` says otherwise."""
+    PyTorch's initialisation, drawn from ``seed`` or else from topograd's generator
+    (``tg.manual_seed``); float32 unless ``dtype`` says otherwise. Both are ``Parameter``s."""
 
     def __init__(
         self,
@@ -33,16 +37,13 @@ class Linear(Module):
         seed: int | None = None,
         dtype: Any = np.float32,
     ) -> None:
-        rng = np.random.default_rng(seed)
-        bound = 1.0 / math.sqrt(in_features)
-        self.weight = Tensor(
-            rng.uniform(-bound, bound, (out_features, in_features)).astype(dtype),
-            requires_grad=True,
+        rng = DEFAULT.numbers if seed is None else np.random.default_rng(seed)
+        bound = 1.0 / math.sqrt(in_features) if in_features else 0.0
+        self.weight = Parameter(
+            rng.uniform(-bound, bound, (out_features, in_features)).astype(dtype)
         )
         self.bias = (
-            Tensor(rng.uniform(-bound, bound, out_features).astype(dtype), requires_grad=True)
-            if bias
-            else None
+            Parameter(rng.uniform(-bound, bound, out_features).astype(dtype)) if bias else None
         )
 
     def __call__(self, x: Operand) -> Tensor:
@@ -54,14 +55,22 @@ class Linear(Module):
 
 
 class ReLU(Module):
+    """max(x, 0), element by element (``inplace=True`` computed out of place: topograd records
+    no in-place op in a graph)."""
+
+    def __init__(self, inplace: bool = False) -> None:
+        self.inplace = inplace
+
     def __call__(self, x: Tensor) -> Tensor:
         return x.relu()
 
     def __repr__(self) -> str:
-        return "ReLU()"
+        return "ReLU(inplace=True)" if self.inplace else "ReLU()"
 
 
 class Tanh(Module):
+    """tanh(x), element by element."""
+
     def __call__(self, x: Tensor) -> Tensor:
         return x.tanh()
 
@@ -69,22 +78,72 @@ class Tanh(Module):
         return "Tanh()"
 
 
-class Sequential(Module):
-    """The modules applied one after the other; parameters named by position, as PyTorch."""
+class Identity(Module):
+    """The input itself (a placeholder where a layer may go), as PyTorch's."""
 
-    def __init__(self, *modules: Any) -> None:
-        self.modules = list(modules)
+    def __init__(self, *args: Any, **kwargs: Any) -> None:  # (any arguments, ignored)
+        pass
 
     def __call__(self, x: Any) -> Any:
-        for module in self.modules:
+        return x
+
+    def __repr__(self) -> str:
+        return "Identity()"
+
+
+class Flatten(Module):
+    """The axes from ``start_dim`` to ``end_dim`` (both included) made one, as PyTorch's:
+    (N, C, H, W) -> (N, C*H*W) by default.
+
+    >>> import topograd as tg
+    >>> Flatten()(tg.zeros(2, 3, 4)).shape, Flatten(0, 1)(tg.zeros(2, 3, 4)).shape
+    ((2, 12), (6, 4))
+    """
+
+    def __init__(self, start_dim: int = 1, end_dim: int = -1) -> None:
+        self.start_dim, self.end_dim = start_dim, end_dim
+
+    def __call__(self, x: Tensor) -> Tensor:
+        return x.flatten(self.start_dim, self.end_dim)  # type: ignore[no-any-return]
+
+    def __repr__(self) -> str:
+        return f"Flatten(start_dim={self.start_dim}, end_dim={self.end_dim})"
+
+
+class Sequential(Module):
+    """The modules applied one after the other; parameters named by position, as PyTorch.
+    Index it (``model[0]``), iterate over it or take its length, as PyTorch's."""
+
+    def __init__(self, *modules: Any) -> None:
+        self.layers = list(modules)
+
+    def __call__(self, x: Any) -> Any:
+        for module in self.layers:
             x = module(x)
         return x
 
     def named_children(self) -> Iterator[tuple[str, Any]]:
         """The modules by position, as PyTorch names them: ``0.weight``."""
-        for i, module in enumerate(self.modules):
+        for i, module in enumerate(self.layers):
             yield str(i), module
 
+    def __getitem__(self, index: int | slice) -> Any:
+        """The module at ``index``; a slice is a Sequential of those modules."""
+        if isinstance(index, slice):
+            return Sequential(*self.layers[index])
+        return self.layers[index]
+
+    def __len__(self) -> int:
+        return len(self.layers)
+
+    def __iter__(self) -> Iterator[Any]:
+        return iter(self.layers)
+
+    def append(self, module: Any) -> Sequential:
+        """``module`` added at the end; the Sequential itself."""
+        self.layers.append(module)
+        return self
+
     def __repr__(self) -> str:
-        inner = "".join(f"\n  ({i}): {m!r}" for i, m in enumerate(self.modules))
+        inner = "".join(f"\n  ({i}): {m!r}" for i, m in enumerate(self.layers))
         return f"Sequential({inner}\n)"

@@ -1,4 +1,5 @@
-"""Activation functions on both kinds: relu, leaky_relu, sigmoid, softplus.
+"""Activation functions: relu, leaky_relu, sigmoid, softplus, gelu (and its tanh form), silu on
+both kinds, elu (with alpha) on Tensors.
 
 relu and leaky_relu select their gradient (PyTorch's ``threshold_backward``): where relu is
 flat the input gets exactly +0.0, whatever comes in, even inf or nan.
@@ -12,11 +13,14 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from ..autograd.registry import ANY, OUT, Difference, register
+from ..autograd.registry import ANY, OUT, Case, Difference, register
 from . import floats
+from .arithmetic import div
+from .elementary import exp, power
 from .floats import INF, NAN
-from .helpers import is_number
+from .helpers import data, is_number
 from .selection import where, zeros_like
+from .trigonometric import cosh, tanh
 
 SUBNORMAL_SIGMOID = (
     "below x = -709 PyTorch's 1 / (1 + e^-x) is 0 (e^-x overflows); topograd's e^x / (1 + e^x) "
@@ -147,3 +151,128 @@ def sigmoid_backward(grad: Any, g: Any, s: Any, out: Any) -> tuple[Any, Any]:
 def softplus(grad: Any, x: Any, out: Any) -> tuple[Any]:
     """σ(x), exact everywhere (PyTorch's is x and 1 above x = 20, its threshold: within 2.1e-9)"""
     return (grad * sigmoid(x),)
+
+
+@register(
+    "gelu",
+    "x Φ(x) = ½ x (1 + erf(x / √2))",
+    scalar=floats.gelu,
+    array="gelu",
+    torch="torch.nn.functional.gelu",
+    saves=(0,),
+    domain=(ANY,),
+    special=[((0.0,), 0.0, (0.5,)), ((-40.0,), -0.0, (0.0,)), ((1000.0,), 1000.0, (1.0,))],
+)
+def gelu(grad: Any, x: Any, out: Any) -> tuple[Any]:
+    """Φ(x) + x φ(x), as PyTorch's gelu_backward: nan at ±inf (∞ · 0)"""
+    return (gelu_backward(grad, x),)
+
+
+@register(
+    "gelu_backward",
+    "g (Φ(x) + x φ(x)): gelu's rule as an op, so that a second derivative is PyTorch's",
+    scalar=floats.gelu_backward,
+    array="gelu_backward",
+    torch="torch.ops.aten.gelu_backward",
+    saves=(0, 1),
+    domain=(ANY, ANY),
+)
+def gelu_backward(grad: Any, g: Any, x: Any, out: Any) -> tuple[Any, Any]:
+    """Φ(x) + x φ(x) for g, and g (2 - x²) φ(x) for x, as PyTorch's gelu_double_backward"""
+    x_sq = x * x
+    pdf = floats.GELU_BETA * exp(-0.5 * x_sq)
+    return gelu_backward(grad, x), grad * g * (2.0 * pdf - x_sq * pdf)
+
+
+@register(
+    "gelu_tanh",
+    "GELU's tanh form: ½ x (1 + tanh(√(2/π) (x + 0.044715 x³)))",
+    scalar=floats.gelu_tanh,
+    array="gelu_tanh",
+    torch="torch.nn.functional.gelu",  # with approximate="tanh"
+    saves=(0,),
+    domain=(ANY,),
+    special=[((0.0,), 0.0, (0.5,)), ((-40.0,), -0.0, (0.0,)), ((INF,), INF, (NAN,))],
+)
+def gelu_tanh(grad: Any, x: Any, out: Any) -> tuple[Any]:
+    """½ (1 + t) + ½ x (1 - t²) √(2/π) (1 + 3 · 0.044715 x²), t the tanh, as PyTorch's"""
+    return (gelu_tanh_backward(grad, x),)
+
+
+@register(
+    "gelu_tanh_backward",
+    "g · gelu_tanh'(x): the rule of GELU's tanh form as an op, for PyTorch's second derivative",
+    scalar=floats.gelu_tanh_backward,
+    array="gelu_tanh_backward",
+    torch="torch.ops.aten.gelu_backward",  # with approximate="tanh"
+    saves=(0, 1),
+    domain=(ANY, ANY),
+)
+def gelu_tanh_backward(grad: Any, g: Any, x: Any, out: Any) -> tuple[Any, Any]:
+    """gelu_tanh'(x) for g; for x, g times the derivative of f g h (f = x/2, g = 1 - t², h the
+    inner derivative), as PyTorch's gelu_double_backward"""
+    beta, kappa = floats.GELU_TANH_BETA, floats.GELU_KAPPA
+    inner = beta * (x + kappa * power(x, 3.0))
+    t = tanh(inner)
+    sech = div(1.0, cosh(inner))
+    f, slope, h = 0.5 * x, 1.0 - t * t, beta * (1.0 + 3.0 * kappa * x * x)
+    f_prime_gh = 0.5 * slope * h
+    g_prime_fh = f * h * ((2.0 * sech) * (-sech * t) * h)
+    h_prime_fg = f * slope * (6.0 * kappa * x * beta)
+    return gelu_tanh_backward(grad, x), grad * g * (
+        f_prime_gh + f_prime_gh + g_prime_fh + h_prime_fg
+    )
+
+
+@register(
+    "silu",
+    "x σ(x) = x / (1 + e^-x)",
+    scalar=floats.silu,
+    array="silu",
+    torch="torch.nn.functional.silu",
+    saves=(0,),
+    domain=(ANY,),
+    special=[((0.0,), 0.0, (0.5,)), ((-1000.0,), -0.0, (-0.0,)), ((1000.0,), 1000.0, (1.0,))],
+)
+def silu(grad: Any, x: Any, out: Any) -> tuple[Any]:
+    """σ (1 + x (1 - σ)), as PyTorch's (its infinitely differentiable form, through sigmoid)"""
+    s = sigmoid(x)
+    return (grad * s * (1.0 + x * (1.0 - s)),)
+
+
+@register(
+    "elu",
+    "x where x > 0, else alpha (e^x - 1)",
+    array="elu",
+    torch="torch.nn.functional.elu",
+    saves=(0,),
+    arity=1,
+    domain=(ANY,),
+    cases=(
+        Case(((2, 3),), {"alpha": 1.0}),
+        Case(((5,),), {"alpha": 0.5}),
+        Case(((),), {"alpha": 2.0}),
+    ),
+    batches=True,
+)
+def elu(grad: Any, x: Any, out: Any, *, alpha: float = 1.0) -> tuple[Any]:
+    """1 where x > 0 (and at nan), else alpha e^x, as PyTorch's elu_backward"""
+    return (elu_backward(grad, x, alpha=alpha),)
+
+
+@register(
+    "elu_backward",
+    "g where x > 0, else g alpha e^x: elu's rule as an op, for PyTorch's second derivative",
+    array="elu_backward",
+    torch="torch.ops.aten.elu_backward",
+    saves=(0, 1),
+    arity=2,
+    domain=(ANY, ANY),
+    cases=(Case(((2, 3), (2, 3)), {"alpha": 1.0}), Case(((5,), (5,)), {"alpha": 0.5})),
+    batches=True,
+)
+def elu_backward(grad: Any, g: Any, x: Any, out: Any, *, alpha: float = 1.0) -> tuple[Any, Any]:
+    """itself for g; for x, itself fed grad · g and multiplied by 1 where x < 0 and 0 elsewhere
+    (a product, as PyTorch's elu_double_backward: nan times 0 is nan)"""
+    below = where(data(x) < 0.0, 1.0, 0.0)
+    return elu_backward(grad, x, alpha=alpha), elu_backward(grad * g, x, alpha=alpha) * below

@@ -193,6 +193,86 @@ def softplus(x: float) -> float:
     return (0.0 if x < 0.0 else x) + math.log1p(math.exp(-abs(x)))
 
 
+# GELU's constants as PyTorch writes them: 1/√2, 2/√π · 1/√2 · ½, and the tanh form's √2 · 2/√π · ½
+GELU_ALPHA = 0.7071067811865476
+GELU_BETA = 1.1283791670955126 * 0.7071067811865476 * 0.5
+GELU_TANH_BETA = 1.4142135623730951 * 1.1283791670955126 * 0.5
+GELU_KAPPA = 0.044715
+
+
+def gelu(x: float) -> float:
+    """x Φ(x) = x · ½ (1 + erf(x / √2)), as PyTorch's x * 0.5 * (1 + erf(x * (1/√2)))."""
+    return x * 0.5 * (1.0 + math.erf(x * GELU_ALPHA))
+
+
+def gelu_tanh(x: float) -> float:
+    """GELU's tanh form: ½ x (1 + tanh(√(2/π) (x + 0.044715 x³))), in PyTorch's order."""
+    inner = GELU_TANH_BETA * (x + GELU_KAPPA * (x * x * x))
+    return 0.5 * x * (1.0 + math.tanh(inner))
+
+
+def gelu_backward(g: float, x: float) -> float:
+    """g (Φ(x) + x φ(x)), as PyTorch's g * (cdf + x * pdf)."""
+    cdf = 0.5 * (1.0 + math.erf(x * GELU_ALPHA))
+    pdf = GELU_BETA * exp(x * x * -0.5)
+    return g * (cdf + x * pdf)
+
+
+def gelu_tanh_backward(g: float, x: float) -> float:
+    """g times the derivative of GELU's tanh form, in PyTorch's order."""
+    x_sq = x * x
+    t = math.tanh(GELU_TANH_BETA * (x + GELU_KAPPA * (x_sq * x)))
+    left, right = 0.5 * x, 1.0 + t
+    inner_derivative = GELU_TANH_BETA * (1.0 + 3.0 * GELU_KAPPA * x_sq)
+    return g * (0.5 * right + left * (1.0 - t * t) * inner_derivative)
+
+
+def silu(x: float) -> float:
+    """x σ(x), as PyTorch's x / (1 + e^-x): nan at -inf (-inf / inf)."""
+    return div(x, 1.0 + exp(-x))
+
+
+def elu(x: float, alpha: float = 1.0) -> float:
+    """x where x > 0, else alpha (e^x - 1); nan as it is."""
+    return x if x > 0.0 or x != x else alpha * math.expm1(x)
+
+
+def maximum(x: float, y: float) -> float:
+    """The larger, nan if either is; at a tie (-0.0 and 0.0) the first, as PyTorch's."""
+    if x != x or y != y:
+        return NAN
+    return y if x < y else x
+
+
+def minimum(x: float, y: float) -> float:
+    """The smaller, nan if either is; at a tie (-0.0 and 0.0) the first, as PyTorch's."""
+    if x != x or y != y:
+        return NAN
+    return y if y < x else x
+
+
+def asin(x: float) -> float:
+    """arcsin, nan outside [-1, 1]."""
+    return math.asin(x) if -1.0 <= x <= 1.0 else NAN
+
+
+def acos(x: float) -> float:
+    """arccos, nan outside [-1, 1]."""
+    return math.acos(x) if -1.0 <= x <= 1.0 else NAN
+
+
+def atanh(x: float) -> float:
+    """artanh: ±inf at ±1, nan beyond."""
+    if -1.0 < x < 1.0:
+        return math.atanh(x)
+    return math.copysign(INF, x) if abs(x) == 1.0 else NAN
+
+
+def acosh(x: float) -> float:
+    """arcosh, nan below 1."""
+    return math.acosh(x) if x >= 1.0 else NAN
+
+
 # Sums of many floats, as the built-in sum adds them (left to right as a chain of + would; from
 # Python 3.12 with compensation, a little more accurate), from -0.0: adding it changes nothing,
 # not even the sign of a zero. In C, so that a fused node costs little more than its operands.

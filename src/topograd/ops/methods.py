@@ -11,27 +11,11 @@ from __future__ import annotations
 
 from typing import Self
 
-from .activations import leaky_relu, relu, sigmoid, softplus
+from .activations import gelu, gelu_tanh, leaky_relu, relu, sigmoid, silu, softplus
 from .arithmetic import absolute, sign
-from .elementary import (
-    asinh,
-    atan,
-    cos,
-    cosh,
-    erf,
-    exp,
-    expm1,
-    log,
-    log1p,
-    log2,
-    log10,
-    sin,
-    sinh,
-    sqrt,
-    tan,
-    tanh,
-)
+from .elementary import erf, exp, expm1, log, log1p, log2, log10, sqrt
 from .rounding import ceil, floor, round_even
+from .trigonometric import acos, acosh, asin, asinh, atan, atanh, cos, cosh, sin, sinh, tan, tanh
 
 
 class Methods:
@@ -84,6 +68,22 @@ class Methods:
         """the inverse tangent"""
         return atan(self)
 
+    def asin(self) -> Self:
+        """the inverse sine"""
+        return asin(self)
+
+    def acos(self) -> Self:
+        """the inverse cosine"""
+        return acos(self)
+
+    def atanh(self) -> Self:
+        """the inverse hyperbolic tangent"""
+        return atanh(self)
+
+    def acosh(self) -> Self:
+        """the inverse hyperbolic cosine"""
+        return acosh(self)
+
     def log2(self) -> Self:
         """the base-2 logarithm"""
         return log2(self)
@@ -131,6 +131,20 @@ class Methods:
     def softplus(self) -> Self:
         """log(1 + e^x), without overflow"""
         return softplus(self)
+
+    def gelu(self, approximate: str = "none") -> Self:
+        """x Φ(x), or its tanh form where ``approximate="tanh"`` (PyTorch's two)"""
+        if approximate not in ("none", "tanh"):
+            raise ValueError(f"approximate must be 'none' or 'tanh', got {approximate!r}")
+        return gelu(self) if approximate == "none" else gelu_tanh(self)
+
+    def gelu_tanh(self) -> Self:
+        """GELU's tanh form (as ``gelu(approximate="tanh")``)"""
+        return gelu_tanh(self)
+
+    def silu(self) -> Self:
+        """x σ(x)"""
+        return silu(self)
 
     def abs(self) -> Self:
         """|x|"""

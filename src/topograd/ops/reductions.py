@@ -211,3 +211,43 @@ def cumsum(grad: Any, x: Any, out: Any, *, axis: int) -> tuple[Any]:
     along = axis - len(shape_of(x)) if axis >= 0 else axis  # from the end: a batch in front
     back = (Ellipsis, slice(None, None, -1), *(slice(None),) * (-along - 1))
     return (getitem(cumsum(getitem(grad, index=back), axis=along), index=back),)
+
+
+@register(
+    "prod",
+    "x₁ × … × xₙ: the product of a Tensor's elements (along axis)",
+    array="prod",
+    torch="torch.prod",
+    saves=(0, OUT),
+    arity=1,
+    domain=(ANY,),
+    cases=(
+        Case(((2, 3),), {"axis": None, "keepdims": False}),
+        Case(((2, 3),), {"axis": 1, "keepdims": True}),
+        Case(((3, 2),), {"axis": 0, "keepdims": False}),
+    ),
+    batches=True,
+)
+def prod(grad: Any, x: Any, out: Any, *, axis: Any = None, keepdims: bool = False) -> tuple[Any]:
+    """the product of the others: out / x where no element is 0 (PyTorch's formula); else, per
+    product, written so that a second derivative is PyTorch's: with one zero z, P (the product
+    of the non-zeros) at z and (P / x) z elsewhere; with two, P times the other zero at each
+    zero and 0 elsewhere; with more, 0"""
+    g = expand(grad, x, axis, keepdims)
+    zero = data(x) == 0.0
+    if not zero.any():
+        return (g * div(expand(out, x, axis, keepdims), x),)
+    nonzero = where(zero, 1.0, x)  # no division by a zero, even in a branch not taken
+    count = data(expand(zero.sum(axis=axis, keepdims=keepdims) * 1.0, x, axis, keepdims))
+    product = expand(prod(nonzero, axis=axis, keepdims=keepdims), x, axis, keepdims)
+    zeros = expand(total(where(zero, x, 0.0), axis=axis, keepdims=keepdims), x, axis, keepdims)
+    others = where(
+        count == 0.0,
+        div(expand(out, x, axis, keepdims), nonzero),
+        where(
+            count == 1.0,
+            where(zero, product, div(product, nonzero) * zeros),
+            where((count == 2.0) & zero, product * (zeros - x), 0.0),
+        ),
+    )
+    return (g * others,)

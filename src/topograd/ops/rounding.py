@@ -1,6 +1,7 @@
 """Rounding and limits: ``floor``, ``ceil``, ``round`` (to the nearest, halves to even), whose
 gradient is zero wherever it exists (PyTorch gives zeros everywhere, as here), and ``clamp``
-on Tensors, whose gradient passes where the input lies within the limits, ends included.
+on Tensors, whose gradient passes where the input lies within the limits, ends included, and
+``astype``, a Tensor rounded to another float precision, whose gradient is rounded back.
 
 >>> floor.rule(5.0, 2.5, 2.0), clamp.rule(1.0, 2.0, 1.0, low=0.0, high=1.0)
 ((0.0,), (0.0,))
@@ -91,3 +92,21 @@ def clamp(grad: Any, x: Any, out: Any, *, low: Any = None, high: Any = None) -> 
     if high is not None:
         inside = inside & (xd <= high) if low is not None else xd <= high
     return (where(inside, grad, 0.0),)
+
+
+@register(
+    "astype",
+    "x in another float precision (float16, float32, float64): rounded to it",
+    array="astype",
+    torch="torch.Tensor.to",
+    saves=(0,),
+    arity=1,
+    domain=(ANY,),
+    # (the rounding to float16 or float32 itself is tested against PyTorch's apart: central
+    # differences cannot check a rule through it, nor a hessian in float64's tolerance)
+    cases=(Case(((2, 3),), {"dtype": "float64"}),),
+    batches=True,
+)
+def astype(grad: Any, x: Any, out: Any, *, dtype: Any) -> tuple[Any]:
+    """1: the gradient itself, in the input's precision (PyTorch's grad.to(x.dtype))"""
+    return (astype(grad, dtype=data(x).dtype),)

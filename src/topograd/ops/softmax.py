@@ -3,8 +3,12 @@
 Each is computed from the logits minus their largest (a constant shift, which changes neither
 value nor gradient), so that logits of ±1000 neither overflow nor underflow.
 
+The losses of ``tg.nn.functional`` with PyTorch's options (weights, ignored targets, label
+smoothing, reductions) are compositions of these entries and of the registry's others; the
+plain case of ``cross_entropy`` (a mean over the rows of class indices) is this fused node.
+
 >>> import topograd as tg
->>> tg.nn.functional.softmax(tg.Tensor([1000.0, 1000.0, -1000.0])).data.tolist()
+>>> tg.nn.functional.softmax(tg.Tensor([1000.0, 1000.0, -1000.0]), dim=0).data.tolist()
 [0.5, 0.5, 0.0]
 """
 
@@ -87,7 +91,12 @@ def one_hot(grad: Any, targets: Any, out: Any, *, classes: int) -> tuple[Any]:
     saves=(0, 1),
     arity=2,
     domain=(ANY, ANY),
-    cases=(Case(((3, 4), Given([1, 0, 3]))),),
+    cases=(
+        Case(((3, 4), Given([1, 0, 3]))),
+        Case(((1, 3), Given([2]))),  # one row
+        Case(((5, 2), Given([1, 1, 0, 1, 0]))),  # each class several times
+        Case(((2, 1), Given([0, 0]))),  # one class: a loss of 0, whatever the logits
+    ),
     differs=[
         Difference((), "", -0.0, 0.0, SUM_OF_ZEROS, anywhere=True),
         Difference((), "", 0.0, -0.0, SUM_OF_ZEROS, anywhere=True),

@@ -1,4 +1,6 @@
-"""Adam (Kingma and Ba) with PyTorch's bias corrections, as ``torch.optim.Adam``.
+"""Adam (Kingma and Ba) and AdamW (Loshchilov and Hutter), as ``torch.optim.Adam`` and
+``torch.optim.AdamW``: the same operations in the same order, PyTorch's bias corrections, and
+AMSGrad's running maximum of the second moment.
 
 >>> import topograd as tg
 >>> w = tg.Value(1.0)
@@ -10,15 +12,18 @@
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterable
 from typing import Any
 
-from .optimizer import Optimizer, Parameter
+from .optimizer import Optimizer, Parameter, nonnegative
+from .pointwise import divide, lerp, maximum, sqrt
 
 
 class Adam(Optimizer):
-    """Moving averages of the gradient and its square, bias-corrected; L2 ``weight_decay``."""
+    """Moving averages of the gradient (``exp_avg``) and of its square (``exp_avg_sq``),
+    bias-corrected; ``p -= lr / (1 - beta1**t) * m / (sqrt(v) / sqrt(1 - beta2**t) + eps)``.
+    ``weight_decay`` is L2 (added to the gradient) unless ``decoupled_weight_decay``;
+    ``amsgrad`` divides by the largest ``v`` seen so far."""
 
     def __init__(
         self,
@@ -27,19 +32,66 @@ class Adam(Optimizer):
         betas: tuple[float, float] = (0.9, 0.999),
         eps: float = 1e-8,
         weight_decay: float = 0.0,
+        amsgrad: bool = False,
+        *,
+        maximize: bool = False,
+        decoupled_weight_decay: bool = False,
     ) -> None:
-        super().__init__(params, lr, weight_decay)
-        self.betas, self.eps = betas, eps
+        super().__init__(
+            params,
+            lr,
+            weight_decay,
+            maximize=maximize,
+            decoupled_weight_decay=decoupled_weight_decay,
+        )
+        nonnegative(eps=eps)
+        for i, beta in enumerate(betas):
+            if not 0.0 <= beta < 1.0:
+                raise ValueError(f"betas[{i}] must be in [0, 1), got {beta}")
+        self.betas, self.eps, self.amsgrad = betas, eps, amsgrad
 
     def update(self, p: Parameter, grad: Any, state: dict[str, Any]) -> None:
         beta1, beta2 = self.betas
         t = state["step"] = state.get("step", 0) + 1
-        m, v = state.get("m", 0.0), state.get("v", 0.0)
-        m = state["m"] = m + (1 - beta1) * (grad - m)  # PyTorch's lerp
-        v = state["v"] = beta2 * v + (1 - beta2) * (grad * grad)
-        denom = _sqrt(v) / math.sqrt(1 - beta2**t) + self.eps
-        p.data -= (self.lr / (1 - beta1**t)) * (m / denom)
+        m = state["exp_avg"] = lerp(state.get("exp_avg", 0.0), grad, 1 - beta1)
+        v = state["exp_avg_sq"] = state.get("exp_avg_sq", 0.0) * beta2 + (1 - beta2) * grad * grad
+        if self.amsgrad:
+            v = state["max_exp_avg_sq"] = maximum(state.get("max_exp_avg_sq", 0.0), v)
+        step_size = self.lr / (1 - beta1**t)
+        denom = sqrt(v) / (1 - beta2**t) ** 0.5 + self.eps
+        p.data += divide(-step_size * m, denom)
 
 
-def _sqrt(x: Any) -> Any:
-    return math.sqrt(x) if isinstance(x, float) else x**0.5
+class AdamW(Adam):
+    """Adam with decoupled weight decay, on by default (``weight_decay=1e-2``): each step
+    first shrinks ``p`` by ``1 - lr * weight_decay``, and the moments never see the decay.
+
+    >>> import topograd as tg
+    >>> w = tg.Value(1.0)
+    >>> (w * w).backward()
+    >>> AdamW([w], lr=0.1).step()
+    >>> round(w.data, 6)  # 1 * (1 - 0.1 * 0.01) - 0.1
+    0.899
+    """
+
+    def __init__(
+        self,
+        params: Iterable[Parameter],
+        lr: float = 1e-3,
+        betas: tuple[float, float] = (0.9, 0.999),
+        eps: float = 1e-8,
+        weight_decay: float = 1e-2,
+        amsgrad: bool = False,
+        *,
+        maximize: bool = False,
+    ) -> None:
+        super().__init__(
+            params,
+            lr,
+            betas,
+            eps,
+            weight_decay,
+            amsgrad,
+            maximize=maximize,
+            decoupled_weight_decay=True,
+        )

@@ -1,5 +1,6 @@
-"""Ops that users define: a forward on floats and a derivative, entries of the same registry
-as the built-in ops, so the same checks cover them.
+"""Ops that users define, entries of the same registry as the built-in ops, so the same checks
+cover them: on Values, a forward on floats and its partial derivatives; on Tensors, a forward on
+arrays and its vector-Jacobian product (``vjp=``).
 
 >>> import math
 >>> import topograd as tg
@@ -9,6 +10,11 @@ as the built-in ops, so the same checks cover them.
 >>> y.backward()
 >>> y.op, y.data, x.grad
 ('cube', 8.0, 12.0)
+>>> scale = tg.custom_op(lambda x: 3.0 * x, vjp=lambda grad, x, out: (3.0 * grad,), name="scale")
+>>> t = tg.Tensor([1.0, 2.0], requires_grad=True)
+>>> scale(t).sum().backward()
+>>> t.grad.tolist()
+[3.0, 3.0]
 """
 
 from __future__ import annotations
@@ -17,6 +23,7 @@ import math
 from collections.abc import Callable, Sequence
 from typing import Any, cast
 
+from ..autograd.kinds import kind_of
 from ..autograd.registry import ANY, VARIADIC, Interval, Op, add
 from .value import Value, constant, describe, is_constant, is_real
 
@@ -28,38 +35,50 @@ class CustomOpError(TypeError):
 
 
 def custom_op(
-    forward: Callable[..., float],
-    derivative: Callable[..., Any],
+    forward: Callable[..., Any],
+    derivative: Callable[..., Any] | None = None,
     *,
     name: str,
     domain: Sequence[Interval] | None = None,
+    vjp: Callable[..., Any] | None = None,
 ) -> Op:
-    """A new op: ``forward(*floats) -> float`` and ``derivative(*inputs, out) -> partials``.
+    """A new op: on Values, ``forward(*floats) -> float`` and ``derivative(*inputs, out) ->
+    partials``; on Tensors, ``forward(*arrays) -> array`` and ``vjp=(grad, *inputs, out) ->
+    gradients``, one per input (None for one that gets nothing), each in its input's shape.
 
-    The op, called on Values or numbers, returns a Value whose ``.op`` is ``name`` (on numbers
-    alone, a number); it takes part in backward, ``no_grad``, ``gradcheck``, anomaly mode and
-    ``topograd check`` (which draws inputs from ``domain``, by default (-3, 3) for each) like a
-    built-in op. Under ``create_graph=True`` the derivative is called with Values: written with
-    topograd's operators and methods (``x.cos()``, not ``math.cos(x)``) it gives higher
-    derivatives too; where it cannot take Values, the error says so and names the op.
+    The op, called on Values or numbers (Tensors, for a ``vjp``), returns a node whose ``.op``
+    is ``name`` (on numbers alone, a number); it takes part in backward, ``no_grad``,
+    ``gradcheck``, anomaly mode and ``topograd check`` (which draws inputs from ``domain``, by
+    default (-3, 3) for each) like a built-in op. Under ``create_graph=True`` the derivative or
+    the vjp is called with nodes: written with topograd's operators and functions (``x.cos()``
+    or ``tg.cos(x)``, not ``math.cos(x)`` or ``np.cos(x)``) it gives higher derivatives too
+    (a vjp gets arrays in an ordinary backward: ``tg.cos`` takes both); where it cannot take
+    nodes, the error says so and names the op.
     """
     if not isinstance(name, str) or not name:
         raise TypeError(f"custom_op() needs a non-empty str name, got {describe(name)}")
-    if not callable(forward) or not callable(derivative):
+    if (derivative is None) == (vjp is None):
+        raise TypeError(
+            f"custom_op({name!r}) takes a derivative (an op on Values) or vjp= (on Tensors)"
+        )
+    rule: Any = _UserVJP(name, vjp) if vjp is not None else None
+    if not callable(forward) or not callable(derivative if vjp is None else vjp):
         raise TypeError(f"custom_op({name!r}) takes callables as forward and derivative")
     arity = _arity(name, forward)
     if domain is None:
         domain = (ANY,) * (arity if arity != VARIADIC else 2)
     if arity != VARIADIC and len(domain) != arity:
         raise TypeError(f"custom op {name!r} takes {arity} inputs but its domain has {len(domain)}")
-    rule = _UserRule(name, forward, derivative)
+    if rule is None:
+        rule = _UserRule(name, forward, cast(Callable[..., Any], derivative))
     op = Op(
         name,
         rule,
         arity,
         f"{name}(...), defined by the user",
-        "the user's derivative",
-        _Forward(name, forward),
+        "the user's derivative" if vjp is None else "the user's vector-Jacobian product",
+        _Forward(name, forward) if vjp is None else None,
+        _ArrayForward(name, forward) if vjp is not None else None,
         domain=tuple(domain),
         custom=True,
     )
@@ -111,6 +130,62 @@ class _Forward:
                 "not a real number"
             )
         return float(out)
+
+
+class _ArrayForward:
+    """The user's forward on arrays, checking that it gives an array of real numbers."""
+
+    __slots__ = ("forward", "name")
+
+    def __init__(self, name: str, forward: Callable[..., Any]) -> None:
+        self.name, self.forward = name, forward
+
+    def __call__(self, *arrays: Any) -> Any:
+        out = self.forward(*arrays)
+        kind = getattr(getattr(out, "dtype", None), "kind", None)
+        if kind not in ("f", "i", "u") and not (is_real(out) and not isinstance(out, bool)):
+            raise CustomOpError(
+                f"the forward of custom op {self.name!r} returned {describe(out)}, "
+                "not an array of real numbers"
+            )
+        return out
+
+
+class _UserVJP:
+    """The user's vector-Jacobian product as a rule of the registry: it is the rule."""
+
+    __slots__ = ("name", "vjp")
+
+    def __init__(self, name: str, vjp: Callable[..., Any]) -> None:
+        self.name, self.vjp = name, vjp
+
+    def __call__(self, grad: Any, *args: Any) -> tuple[Any, ...]:
+        count = len(args) - 1
+        try:
+            grads = self.vjp(grad, *args)
+        except (AttributeError, TypeError, RuntimeError) as error:
+            if kind_of(grad) is None:  # arrays: the vjp's own mistake
+                raise
+            raise CustomOpError(  # create_graph gives it Tensors, which it cannot take
+                f"the vjp of custom op {self.name!r} cannot take Tensors, so create_graph=True "
+                f"cannot differentiate through it ({error}). Write it with topograd's functions "
+                "and operators (tg.cos(x), x * g), which take arrays and Tensors alike"
+            ) from error
+        if count == 1 and not isinstance(grads, (tuple, list)):
+            grads = (grads,)
+        if not isinstance(grads, (tuple, list)) or len(grads) != count:
+            raise CustomOpError(
+                f"the vjp of custom op {self.name!r} must return {count} gradient(s), one per "
+                f"input; it returned {describe(grads)}"
+            )
+        for g, x in zip(grads, args):
+            shape = getattr(g, "shape", None)
+            if g is not None and shape is not None and shape != getattr(x, "shape", shape):
+                raise CustomOpError(
+                    f"the vjp of custom op {self.name!r} gave a gradient of shape {shape} for "
+                    f"an input of shape {x.shape}"
+                )
+        return tuple(grads)
 
 
 class _UserRule:

@@ -1,5 +1,6 @@
 """The Tensor kind: NumPy arrays on the same engine and the same registry of ops."""
 
+from .contracting import einsum, outer, tensordot
 from .creation import (
     Generator,
     arange,
@@ -17,16 +18,20 @@ from .creation import (
     zeros,
     zeros_like,
 )
+from .function import Function, FunctionCtx
 from .functions import concatenate, cross_entropy, log_softmax, mse_loss, softmax, stack, where
 from .kind import TENSOR as TENSOR  # the kind registers itself with the engine
 from .tensor import Tensor
 
 __all__ = [
+    "Function",
+    "FunctionCtx",
     "Generator",
     "Tensor",
     "arange",
     "concatenate",
     "cross_entropy",
+    "einsum",
     "eye",
     "float16",
     "float32",
@@ -38,10 +43,12 @@ __all__ = [
     "mse_loss",
     "ones",
     "ones_like",
+    "outer",
     "rand",
     "randn",
     "softmax",
     "stack",
+    "tensordot",
     "where",
     "zeros",
     "zeros_like",

@@ -17,7 +17,7 @@ import numpy as np
 
 from ..autograd.kinds import kind_of, register_array
 from ..autograd.registry import Op
-from . import kernels
+from . import kernels, windows
 
 Array = np.ndarray[Any, Any]
 
@@ -77,14 +77,16 @@ _KERNELS: dict[str, Callable[..., Any]] = {}
 
 
 def kernel(op: Op) -> Callable[..., Any]:
-    """The op's forward on arrays: a function of ``kernels`` or of NumPy, by the name the
-    registry gives."""
+    """The op's forward on arrays: a function of ``kernels`` (or ``windows``, for images) or
+    of NumPy, by the name the registry gives."""
     name = op.array
     if name is None:
         raise TypeError(f"{op.name}() works on Values, not on Tensors")
+    if callable(name):  # a custom op's forward
+        return name
     found = _KERNELS.get(name)
     if found is None:
-        found = getattr(kernels, name, None) or getattr(np, name)
+        found = getattr(kernels, name, None) or getattr(windows, name, None) or getattr(np, name)
         _KERNELS[name] = found
     return found
 

@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from ..ops.floats import LEAKY_SLOPE
+from ..ops.floats import GELU_ALPHA, GELU_BETA, GELU_KAPPA, GELU_TANH_BETA, LEAKY_SLOPE
 
 Array = np.ndarray[Any, Any]
 
@@ -209,3 +209,72 @@ def one_hot(targets: Array, classes: int) -> Array:
 def cross_entropy(z: Array, targets: Array) -> Array:
     """The mean over rows of -log softmax(z)[target]."""
     return np.asarray(-log_softmax(z, 1)[np.arange(len(targets)), targets].mean())
+
+
+def gelu(x: Array) -> Array:
+    """x · ½ (1 + erf(x / √2)), in PyTorch's order."""
+    return x * 0.5 * (1.0 + erf(x * GELU_ALPHA))
+
+
+def gelu_tanh(x: Array) -> Array:
+    """½ x (1 + tanh(√(2/π) (x + 0.044715 x³))), in PyTorch's order."""
+    inner = GELU_TANH_BETA * (x + GELU_KAPPA * (x * x * x))
+    return 0.5 * x * (1.0 + np.tanh(inner))
+
+
+def gelu_backward(g: Array, x: Array) -> Array:
+    """g (Φ(x) + x φ(x)), as PyTorch's g * (cdf + x * pdf)."""
+    cdf = 0.5 * (1.0 + erf(x * GELU_ALPHA))
+    pdf = GELU_BETA * np.exp(x * x * -0.5)
+    return g * (cdf + x * pdf)
+
+
+def gelu_tanh_backward(g: Array, x: Array) -> Array:
+    """g times the derivative of GELU's tanh form, in PyTorch's order."""
+    x_sq = x * x
+    t = np.tanh(GELU_TANH_BETA * (x + GELU_KAPPA * (x_sq * x)))
+    inner_derivative = GELU_TANH_BETA * (1.0 + 3.0 * GELU_KAPPA * x_sq)
+    return g * (0.5 * (1.0 + t) + 0.5 * x * (1.0 - t * t) * inner_derivative)
+
+
+def silu(x: Array) -> Array:
+    """x / (1 + e^-x), as PyTorch's (e^-x may overflow to inf: x / inf)."""
+    return x / (1.0 + np.exp(-x))
+
+
+def elu(x: Array, alpha: float = 1.0) -> Array:
+    """x where x > 0 (and at nan), else alpha (e^x - 1)."""
+    below = np.expm1(np.minimum(x, np.zeros((), x.dtype))) * np.asarray(alpha, x.dtype)
+    return np.where((x > 0) | np.isnan(x), x, below)
+
+
+def elu_backward(g: Array, x: Array, alpha: float = 1.0) -> Array:
+    """g where x > 0 (and at nan), else g alpha e^x, in PyTorch's order."""
+    below = g * np.asarray(alpha, g.dtype) * np.exp(np.minimum(x, np.zeros((), x.dtype)))
+    return np.where(x <= 0, below, g)
+
+
+def maximum(x: Array, y: Array) -> Array:
+    """The larger, nan if either is; the first at a tie of -0.0 and 0.0 (PyTorch's own choice
+    at a tie depends on its code path: see the entry)."""
+    return np.where((x < y) | np.isnan(y), y, x)
+
+
+def minimum(x: Array, y: Array) -> Array:
+    """The smaller, nan if either is; the first at a tie of -0.0 and 0.0."""
+    return np.where((y < x) | np.isnan(y), y, x)
+
+
+def astype(x: Array, dtype: Any) -> Array:
+    """x in another float precision (a copy, as PyTorch's ``to`` makes one where it changes)."""
+    return x.astype(dtype)
+
+
+def einsum(*arrays: Array, equation: str) -> Array:
+    """np.einsum, its contraction order planned where more than two operands meet."""
+    return np.asarray(np.einsum(equation, *arrays, optimize=len(arrays) > 2))
+
+
+def prod(x: Array, axis: Any = None, keepdims: bool = False) -> Array:
+    """The product along ``axis`` (all: None), as an array in x's dtype."""
+    return np.asarray(np.prod(x, axis=axis, keepdims=keepdims))

@@ -1,6 +1,6 @@
 """A Tensor's reductions, in NumPy's spelling (``axis``, ``keepdims``) and PyTorch's (``dim``,
-``keepdim``) alike: ``sum``, ``mean``, ``max``, ``min``, ``logsumexp``, ``var``, ``std`` and
-``cumsum`` record ops of the registry; ``argmax``, ``argmin``, ``all`` and ``any`` give
+``keepdim``) alike: ``sum``, ``mean``, ``prod``, ``max``, ``min``, ``logsumexp``, ``var``,
+``std`` and ``cumsum`` record ops of the registry; ``argmax``, ``argmin``, ``all`` and ``any`` give
 Tensors that want no gradient, as PyTorch's.
 
 ``max`` and ``min`` along a ``dim`` (``x.max(1)`` or ``x.max(dim=1)``) give PyTorch's pair
@@ -25,7 +25,7 @@ import numpy as np
 from numpy.lib.array_utils import normalize_axis_index
 
 from ..ops.arithmetic import mul
-from ..ops.reductions import amax, amin, cumsum, logsumexp, mean, std, total, var
+from ..ops.reductions import amax, amin, cumsum, logsumexp, mean, prod, std, total, var
 from ..ops.shapes import getitem, reshape
 from .arrays import axis_of
 
@@ -75,6 +75,15 @@ class Reductions:
         self, axis: Any = None, keepdims: Any = None, *, dim: Any = None, keepdim: Any = None
     ) -> Self:
         return self._reduce(mean, axis, keepdims, dim, keepdim)
+
+    def prod(
+        self, axis: Any = None, keepdims: Any = None, *, dim: Any = None, keepdim: Any = None
+    ) -> Self:
+        """The product of the elements (along one axis), as PyTorch's ``prod``; its gradient at
+        a zero is the product of the others."""
+        if isinstance(dim if dim is not None else axis, (tuple, list)):
+            raise TypeError("prod() takes one axis (an int) or none, as PyTorch's")
+        return self._reduce(prod, axis, keepdims, dim, keepdim)
 
     def logsumexp(
         self, axis: Any = None, keepdims: Any = None, *, dim: Any = None, keepdim: Any = None

@@ -48,6 +48,12 @@ class Shapes:
             )
         return transpose(self, axes=order)
 
+    def t(self) -> Any:
+        """A matrix transposed (a vector or a number as it is), as PyTorch's ``t()``."""
+        if self.data.ndim > 2:
+            raise ValueError(f"t() takes a Tensor of at most 2 axes, not {self.data.ndim}")
+        return transpose(self, axes=tuple(reversed(range(self.data.ndim))))
+
     def view(self, *shape: Any) -> Any:
         """The same elements in another shape (-1: what is left), as reshape."""
         return reshape(self, shape=as_sizes(shape))

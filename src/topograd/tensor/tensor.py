@@ -36,6 +36,7 @@ from ..ops.rounding import clamp
 from ..ops.shapes import broadcast_to, getitem, reshape, transpose
 from .arrays import as_array, index_array, kernel, same_dtype
 from .inplace import InPlace
+from .pointwise import Pointwise
 from .reducing import Reductions
 from .shaping import Shapes
 
@@ -74,7 +75,7 @@ def _named(
     return method
 
 
-class Tensor(InPlace, Reductions, Shapes, Methods):
+class Tensor(InPlace, Reductions, Shapes, Pointwise, Methods):
     """An array in a computation graph: ``data`` (an ndarray), ``grad`` and how it was made."""
 
     __slots__ = (
@@ -267,6 +268,10 @@ class Tensor(InPlace, Reductions, Shapes, Methods):
         return _apply(reshape, self, shape=tuple(int(n) for n in target))
 
     def transpose(self, *axes: Any) -> Tensor:
+        """NumPy's: the axes in the order given (reversed if none); PyTorch's: two dims given
+        apart, ``x.transpose(0, 1)``, exchanged (as ``swapaxes``)."""
+        if len(axes) == 2 and all(isinstance(a, (int, np.integer)) for a in axes):
+            return self.swapaxes(*axes)
         given = tuple(axes[0]) if len(axes) == 1 and isinstance(axes[0], (tuple, list)) else axes
         order = tuple(normalize_axis_index(int(a), self.ndim) for a in given)
         if sorted(order) != list(range(self.ndim)):

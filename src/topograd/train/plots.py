@@ -1,5 +1,6 @@
 """The pictures of a training run, with matplotlib (the ``demo`` extra): decision regions of a
-2-D run, the confusion matrix and the misclassified images of the digits."""
+2-D run; the confusion matrix and the misclassified images of the digits, and the loss curves
+of two models on the same mini-batches."""
 
 from __future__ import annotations
 
@@ -55,19 +56,39 @@ def plot_regions(
     return data
 
 
-def plot_digits(run: DigitsRun, path: str | Path, title: str) -> bytes:
-    """The confusion matrix, and some of the misclassified test images (the file's bytes)."""
+def plot_digits(
+    run: DigitsRun, path: str | Path, title: str, curves: dict[str, DigitsRun] | None = None
+) -> bytes:
+    """The confusion matrix and some of the misclassified test images (the file's bytes); with
+    ``curves`` (runs by name on the same mini-batches, this one among them), their loss
+    curves step by step, in a panel between the two."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    labels, predicted, images = run.labels, run.predicted, run.images
+    panels = 3 if curves else 2
+    figure = plt.figure(figsize=(5 * panels, 5), dpi=110)
+    grid = figure.add_gridspec(1, panels)
+    _confusion(figure.add_subplot(grid[0]), run, title)
+    if curves:
+        _losses(figure.add_subplot(grid[1]), curves)
+    images = grid[-1].subgridspec(4, 4)  # eight, in the upper half of the last panel
+    for k, index in enumerate(np.flatnonzero(run.labels != run.predicted)[:8]):
+        small = figure.add_subplot(images[k // 4, k % 4])
+        small.imshow(run.images[index], cmap="gray_r")
+        small.set_title(f"{run.labels[index]} as {run.predicted[index]}", fontsize=8)
+        small.axis("off")
+    figure.tight_layout()
+    data = figure_bytes(figure, path)
+    plt.close(figure)
+    return data
+
+
+def _confusion(axes: Any, run: DigitsRun, title: str) -> None:
+    """The confusion matrix of the held-out images, with its counts."""
     confusion = np.zeros((10, 10), dtype=int)
-    np.add.at(confusion, (labels, predicted), 1)
-    wrong = np.flatnonzero(labels != predicted)[:8]
-    figure = plt.figure(figsize=(10, 5), dpi=110)
-    axes = figure.add_subplot(1, 2, 1)
+    np.add.at(confusion, (run.labels, run.predicted), 1)
     axes.imshow(confusion, cmap="Blues")
     for (i, j), count in np.ndenumerate(confusion):
         if count:
@@ -78,15 +99,18 @@ def plot_digits(run: DigitsRun, path: str | Path, title: str) -> bytes:
     axes.set_xticks(range(10))
     axes.set_yticks(range(10))
     axes.set_title(title)
-    for k, index in enumerate(wrong):
-        small = figure.add_subplot(4, 8, 8 * (k // 4) + 5 + k % 4)
-        small.imshow(images[index], cmap="gray_r")
-        small.set_title(f"{labels[index]} as {predicted[index]}", fontsize=8)
-        small.axis("off")
-    figure.tight_layout()
-    data = figure_bytes(figure, path)
-    plt.close(figure)
-    return data
+
+
+def _losses(axes: Any, runs: dict[str, DigitsRun]) -> None:
+    """Each run's training loss by step (log scale), labelled with its held-out accuracy."""
+    for name, each in runs.items():
+        label = f"{name}: {each.test_accuracy:.1%} held out"
+        axes.plot(range(1, len(each.history.losses) + 1), each.history.losses, label=label, lw=1)
+    axes.set_yscale("log")
+    axes.set_xlabel("step (mini-batch of 128)")
+    axes.set_ylabel("training loss (cross-entropy)")
+    axes.set_title("loss, the same mini-batches")
+    axes.legend()
 
 
 def figure_bytes(figure: Any, path: str | Path) -> bytes:

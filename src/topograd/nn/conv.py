@@ -1,0 +1,392 @@
+"""Convolution and pooling on Tensors of (N, C, H, W) or (C, H, W), as PyTorch's: the functions
+``conv2d``, ``max_pool2d``, ``avg_pool2d``, ``unfold`` and ``fold`` (also in
+``tg.nn.functional``) and the layers ``Conv2d``, ``MaxPool2d`` and ``AvgPool2d``. Each function
+checks its arguments and refuses bad ones as PyTorch does, naming the problem, then records one
+op of the registry (``ops/convolution.py``).
+
+>>> import numpy as np
+>>> import topograd as tg
+>>> conv, pool = tg.nn.Conv2d(1, 4, 3, padding=1, seed=0), tg.nn.MaxPool2d(2)
+>>> pool(conv(np.ones((2, 1, 8, 8), dtype=np.float32)).relu()).shape
+(2, 4, 4, 4)
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from ..ops import convolution as ops
+from ..ops.convolution import Pair, pair
+from ..tensor import Tensor
+from ..tensor.creation import DEFAULT
+from ..tensor.functions import concatenate
+from ..tensor.tensor import as_tensor, constant
+from ..tensor.windows import max_pool2d as pick_maxima
+from .module import Module
+from .parameter import Parameter
+
+PADDING_MODES = ("zeros", "reflect", "replicate", "circular")
+_NUMPY_MODES = {"reflect": "reflect", "replicate": "edge", "circular": "wrap"}
+_GEOMETRY = ("kernel_size", "stride", "padding", "dilation")
+
+
+def _refuse(failed: bool, message: str) -> None:
+    if failed:
+        raise ValueError(message)
+
+
+def _positive(value: Any, name: str, least: int = 1) -> Pair:
+    """A pair of sizes, each at least ``least``, as PyTorch checks them."""
+    found = pair(value, name)
+    relation = "greater than zero" if least else "non-negative"
+    _refuse(min(found) < least, f"{name} should be {relation}, but got {name}={found}")
+    return found
+
+
+def _window(kernel_size: Any, stride: Any, padding: Any, dilation: Any) -> dict[str, Pair]:
+    """Windows' geometry as pairs: kernel, steps and spacing at least 1, padding at least 0."""
+    sizes = (kernel_size, stride, padding, dilation)
+    return {n: _positive(v, n, int(n != "padding")) for n, v in zip(_GEOMETRY, sizes)}
+
+
+def _blocks(size: Any, window: dict[str, Pair], ceil: bool | None = None) -> Pair:
+    """Windows down and across an image of ``size``: a convolution's, or a pool's (``ceil``)."""
+    found = [
+        ops.blocks(n, k, s, p, d) if ceil is None else ops.pooled(n, k, s, p, d, ceil)
+        for n, k, s, p, d in zip(size, *(window[name] for name in _GEOMETRY))
+    ]
+    return found[0], found[1]
+
+
+def _images(x: Tensor, what: str) -> None:
+    """Refuse anything but (N, C, H, W) or (C, H, W) with C, H and W not empty."""
+    wrong = x.ndim not in (3, 4) or 0 in x.shape[-3:]
+    _refuse(wrong, f"{what}: expected (N, C, H, W) or (C, H, W), C, H, W > 0, got {list(x.shape)}")
+
+
+def conv2d(
+    input: Any,  # noqa: A002 - PyTorch's names
+    weight: Tensor,
+    bias: Tensor | None = None,
+    stride: Any = 1,
+    padding: Any = 0,
+    dilation: Any = 1,
+    groups: int = 1,
+) -> Tensor:
+    """The 2-D cross-correlation of the images with the kernels ``weight`` (out_channels,
+    in_channels / groups, kH, kW), plus ``bias``, as torch.nn.functional.conv2d. ``padding``
+    is a size, a pair, or "valid" (none) or "same" (the output as large as the input, at
+    stride 1; an odd total puts the extra row and column at the end, as PyTorch)."""
+    w = as_tensor(weight)
+    x = as_tensor(input, w)
+    _check_convolution(x, w, bias, groups)
+    window = _window(w.shape[-2:], stride, 0 if isinstance(padding, str) else padding, dilation)
+    x, window["padding"] = _padded(x, padding, window)
+    padded = [n + 2 * p for n, p in zip(x.shape[-2:], window["padding"])]
+    kernel = f"{list(w.shape[-2:])} (dilation {window['dilation']})"
+    small = min(_blocks(x.shape[-2:], window)) < 1
+    _refuse(small, f"conv2d: the padded input {padded} is smaller than the kernel {kernel}")
+    args = (x, w) if bias is None else (x, w, as_tensor(bias, w))
+    del window["kernel_size"]
+    return ops.conv2d(*args, **window, groups=groups)  # type: ignore[no-any-return]
+
+
+def _check_convolution(x: Tensor, w: Tensor, bias: Any, groups: int) -> None:
+    """Refuse a convolution whose shapes or dtypes do not fit, in PyTorch's terms."""
+    xs, ws = list(x.shape), list(w.shape)
+    _refuse(x.ndim not in (3, 4), f"Expected 3D (unbatched) or 4D (batched) input, got size {xs}")
+    _refuse(w.ndim != 4 or 0 in ws, f"weight must be (out, in / groups, kH, kW), got size {ws}")
+    _refuse(
+        type(groups) is not int or groups < 1, f"non-positive groups is not supported: {groups}"
+    )
+    whole = f"expected weight to be divisible by {groups} at dimension 0, got size {ws}"
+    _refuse(w.shape[0] % groups != 0, f"Given groups={groups}, {whole}")
+    channels = w.shape[1] * groups
+    wanted = f"expected input{xs} to have {channels} channels, but got {x.shape[-3]} channels"
+    _refuse(x.shape[-3] != channels, f"Given groups={groups}, weight of size {ws}, {wanted}")
+    b = None if bias is None else as_tensor(bias, w)
+    bs = None if b is None else list(b.shape)
+    one = f"expected bias to be 1-dimensional with {w.shape[0]} elements, got size {bs}"
+    _refuse(bs is not None and bs != [w.shape[0]], f"Given weight of size {ws}, {one}")
+    dtypes = [str(t.dtype) for t in (x, w, b) if t is not None]
+    if len(set(dtypes)) > 1:
+        raise TypeError(f"conv2d: input, weight and bias must have one dtype, got {dtypes}")
+
+
+def _padded(x: Tensor, padding: Any, window: dict[str, Pair]) -> tuple[Tensor, Pair]:
+    """The padding as a pair for the op; for "same" with an odd total, the input with its
+    extra zero row or column at the end already."""
+    if not isinstance(padding, str) or padding == "valid":
+        return x, window["padding"]
+    _refuse(padding != "same", f"Invalid padding string: {padding!r} (give 'same' or 'valid')")
+    strided = window["stride"] != (1, 1)
+    _refuse(strided, "padding='same' is not supported for strided convolutions")
+    totals = [d * (k - 1) for d, k in zip(window["dilation"], window["kernel_size"])]
+    for axis, total in zip((-2, -1), totals):
+        if total % 2:  # one more at the end, as PyTorch
+            shape = list(x.shape)
+            shape[axis] = 1
+            x = concatenate([x, constant(np.zeros(shape, x.dtype))], axis=x.ndim + axis)
+    return x, (totals[0] // 2, totals[1] // 2)
+
+
+def _pool(
+    what: str, x: Tensor, kernel_size: Any, stride: Any, padding: Any, dilation: Any, ceil: bool
+) -> dict[str, Any]:
+    """A pool's windows as pairs, checked as PyTorch checks them."""
+    _images(x, what)
+    _refuse(stride is not None and 0 in pair(stride, "stride"), "stride should not be zero")
+    window = _window(kernel_size, kernel_size if stride is None else stride, padding, dilation)
+    (kh, kw), (ph, pw) = window["kernel_size"], window["padding"]
+    for pad, k, d in zip((ph, pw), (kh, kw), window["dilation"]):
+        given = f"but got pad={pad}, kernel_size={k} and dilation={d}"
+        _refuse(
+            pad > (d * (k - 1) + 1) // 2,
+            f"pad should be at most half of effective kernel size, {given}",
+        )
+    given = f"but got padH = {ph}, padW = {pw}, kH = {kh}, kW = {kw}"  # PyTorch checks this too
+    _refuse(ph > kh // 2 or pw > kw // 2, f"pad should be at most half of kernel size, {given}")
+    (oh, ow), (c, h, w) = _blocks(x.shape[-2:], window, ceil), x.shape[-3:]
+    sizes = f"input size ({c}x{h}x{w}), output size ({c}x{oh}x{ow})"
+    _refuse(min(oh, ow) < 1, f"{what}: Output size is too small: {sizes}")
+    return {**window, "ceil_mode": bool(ceil)}
+
+
+def max_pool2d(
+    input: Any,  # noqa: A002 - PyTorch's names
+    kernel_size: Any,
+    stride: Any = None,
+    padding: Any = 0,
+    dilation: Any = 1,
+    ceil_mode: bool = False,
+    return_indices: bool = False,
+) -> Any:
+    """The largest element of each window, as torch.nn.functional.max_pool2d (the first of
+    equal maxima; nan where a window holds one); with ``return_indices``, also where each
+    lies (h·W + w in its image, as PyTorch's), a Tensor of int64."""
+    x = as_tensor(input)
+    params = _pool("max_pool2d", x, kernel_size, stride, padding, dilation, ceil_mode)
+    out = ops.max_pool2d(x, **params)
+    if not return_indices:
+        return out
+    _, picked = pick_maxima(x.data, **params, return_indices=True)
+    return out, constant(picked)
+
+
+def avg_pool2d(
+    input: Any,  # noqa: A002 - PyTorch's names
+    kernel_size: Any,
+    stride: Any = None,
+    padding: Any = 0,
+    ceil_mode: bool = False,
+    count_include_pad: bool = True,
+    divisor_override: int | None = None,
+) -> Tensor:
+    """The mean of each window, as torch.nn.functional.avg_pool2d: its sum over the window's
+    size in the padded image (``count_include_pad``), or in the image alone, or over
+    ``divisor_override``."""
+    x = as_tensor(input)
+    params = _pool("avg_pool2d", x, kernel_size, stride, padding, 1, ceil_mode)
+    del params["dilation"]
+    _refuse(divisor_override is not None and divisor_override == 0, "divisor must be not zero")
+    params["count_include_pad"] = bool(count_include_pad)
+    return ops.avg_pool2d(x, **params, divisor_override=divisor_override)  # type: ignore[no-any-return]
+
+
+def unfold(
+    input: Any,  # noqa: A002 - PyTorch's names
+    kernel_size: Any,
+    dilation: Any = 1,
+    padding: Any = 0,
+    stride: Any = 1,
+) -> Tensor:
+    """Every window of the images as a column, (N, C·kH·kW, windows), as
+    torch.nn.functional.unfold (im2col)."""
+    x = as_tensor(input)
+    _images(x, "unfold")
+    window = _window(kernel_size, stride, padding, dilation)
+    counts, size = _blocks(x.shape[-2:], window), tuple(x.shape[-2:])
+    given = f"spatial size {size}, {_described(window)}: sliding blocks {counts}"
+    _refuse(min(counts) < 1, f"unfold: {given}, but the array of sliding blocks must not be empty")
+    return ops.unfold(x, **window)  # type: ignore[no-any-return]
+
+
+def fold(
+    input: Any,  # noqa: A002 - PyTorch's names
+    output_size: Any,
+    kernel_size: Any,
+    dilation: Any = 1,
+    padding: Any = 0,
+    stride: Any = 1,
+) -> Tensor:
+    """Columns (N, C·kH·kW, windows) added back onto images of ``output_size`` where their
+    windows lie, as torch.nn.functional.fold (col2im): overlapping windows add up."""
+    x = as_tensor(input)
+    window = _window(kernel_size, stride, padding, dilation)
+    size = _positive(output_size, "output_size")
+    wrong = x.ndim not in (2, 3) or 0 in x.shape[-2:]
+    _refuse(wrong, f"fold: expected (N, C·kH·kW, L) or (C·kH·kW, L), got size {list(x.shape)}")
+    (kh, kw), (oh, ow) = window["kernel_size"], _blocks(size, window)
+    given = f"got input.size(1)={x.shape[-2]} and kernel_size={(kh, kw)}"
+    _refuse(
+        x.shape[-2] % (kh * kw) != 0,
+        f"fold: divisible by the product of kernel_size expected, {given}",
+    )
+    given = f"output_size={size}, {_described(window)}: {oh} * {ow} = {oh * ow} sliding blocks"
+    _refuse(x.shape[-1] != oh * ow, f"fold: {given}, but input.size(2)={x.shape[-1]}")
+    return ops.fold(x, output_size=size, **window)  # type: ignore[no-any-return]
+
+
+def _described(window: dict[str, Pair]) -> str:
+    return ", ".join(f"{name}={value}" for name, value in window.items())
+
+
+class Conv2d(Module):
+    """A 2-D convolution layer, as torch.nn.Conv2d: ``weight`` (out_channels, in_channels /
+    groups, kH, kW) and ``bias`` (out_channels), both uniform in ±1/√fan_in, PyTorch's
+    initialisation (kaiming_uniform_ with a = √5), drawn from ``seed`` or else from topograd's
+    generator; float32 unless ``dtype`` says otherwise. ``padding_mode`` "reflect",
+    "replicate" or "circular" pads by those rules instead of zeros."""
+
+    def __init__(
+        self,
+        in_channels: int,
+        out_channels: int,
+        kernel_size: Any,
+        stride: Any = 1,
+        padding: Any = 0,
+        dilation: Any = 1,
+        groups: int = 1,
+        bias: bool = True,
+        padding_mode: str = "zeros",
+        seed: int | None = None,
+        dtype: Any = np.float32,
+    ) -> None:
+        _refuse(type(groups) is not int or groups < 1, "groups must be a positive integer")
+        _refuse(in_channels % groups != 0, "in_channels must be divisible by groups")
+        _refuse(out_channels % groups != 0, "out_channels must be divisible by groups")
+        modes = f"{set(PADDING_MODES)}, but got padding_mode={padding_mode!r}"
+        _refuse(padding_mode not in PADDING_MODES, f"padding_mode must be one of {modes}")
+        self.in_channels, self.out_channels, self.groups = in_channels, out_channels, groups
+        self.kernel_size, self.stride = pair(kernel_size, "kernel_size"), pair(stride, "stride")
+        self.dilation, self.padding_mode = pair(dilation, "dilation"), padding_mode
+        self.padding: Any = padding if isinstance(padding, str) else pair(padding, "padding")
+        unknown = isinstance(padding, str) and padding not in ("same", "valid")
+        _refuse(unknown, f"Invalid padding string {padding!r}, should be one of 'valid', 'same'")
+        strided = padding == "same" and self.stride != (1, 1)
+        _refuse(strided, "padding='same' is not supported for strided convolutions")
+        rng = DEFAULT.numbers if seed is None else np.random.default_rng(seed)
+        fan_in = in_channels // groups * self.kernel_size[0] * self.kernel_size[1]
+        bound = 1.0 / math.sqrt(fan_in) if fan_in else 0.0
+        shape = (out_channels, in_channels // groups, *self.kernel_size)
+        self.weight = Parameter(rng.uniform(-bound, bound, shape).astype(dtype))
+        biases = rng.uniform(-bound, bound, out_channels).astype(dtype)
+        self.bias = Parameter(biases) if bias else None
+
+    def __call__(self, x: Any) -> Tensor:
+        padding: Any = self.padding
+        if self.padding_mode != "zeros":
+            x = _padded_by_mode(as_tensor(x, self.weight), self._sides(), self.padding_mode)
+            padding = 0
+        return conv2d(x, self.weight, self.bias, self.stride, padding, self.dilation, self.groups)
+
+    def _sides(self) -> tuple[int, int, int, int]:
+        """Rows before and after, columns before and after: "same" puts an odd one last."""
+        if self.padding == "valid":
+            return 0, 0, 0, 0
+        if self.padding == "same":
+            th, tw = (d * (k - 1) for d, k in zip(self.dilation, self.kernel_size))
+            return th // 2, th - th // 2, tw // 2, tw - tw // 2
+        ph, pw = self.padding
+        return int(ph), int(ph), int(pw), int(pw)
+
+    def __repr__(self) -> str:
+        shown = [f"{self.in_channels}, {self.out_channels}, kernel_size={self.kernel_size}"]
+        shown += [f"stride={self.stride}"] + [f"padding={self.padding}"] * (self.padding != (0, 0))
+        shown += [f"dilation={self.dilation}"] * (self.dilation != (1, 1))
+        shown += [f"groups={self.groups}"] * (self.groups != 1)
+        shown += ["bias=False"] * (self.bias is None)
+        shown += [f"padding_mode={self.padding_mode}"] * (self.padding_mode != "zeros")
+        return f"Conv2d({', '.join(shown)})"
+
+
+def _padded_by_mode(x: Tensor, sides: tuple[int, int, int, int], mode: str) -> Tensor:
+    """The images padded by reflection, by their edges, or around (as torch.nn.functional.pad):
+    each padded pixel is a pixel of the image, picked by index, so the gradient adds up
+    where one pixel is picked more than once."""
+    _images(x, f"Conv2d with padding_mode={mode!r}")
+    top, bottom, left, right = sides
+    for size, (before, after), axis in zip(x.shape[-2:], ((top, bottom), (left, right)), (-2, -1)):
+        wraps = mode == "circular" and max(before, after) > size
+        too_large = wraps or (mode == "reflect" and max(before, after) >= size)
+        given = f"an input of size {size} along dimension {x.ndim + axis}"
+        _refuse(
+            too_large, f"padding ({before}, {after}) is too large for {mode} padding of {given}"
+        )
+    rows = np.pad(np.arange(x.shape[-2]), (top, bottom), mode=_NUMPY_MODES[mode])  # type: ignore[call-overload]
+    columns = np.pad(np.arange(x.shape[-1]), (left, right), mode=_NUMPY_MODES[mode])  # type: ignore[call-overload]
+    return x[..., rows[:, None], columns[None, :]]
+
+
+class _Pool(Module):
+    """A pool layer: its function's arguments, kept as attributes (PyTorch's names), and
+    PyTorch's repr, which shows ``shown`` of them."""
+
+    shown: tuple[str, ...] = ()
+
+    def __call__(self, x: Any) -> Any:
+        return self.pooled(x, **vars(self))
+
+    def pooled(self, x: Any, **arguments: Any) -> Any:
+        raise NotImplementedError
+
+    def __repr__(self) -> str:
+        shown = ", ".join(f"{name}={getattr(self, name)}" for name in self.shown)
+        return f"{type(self).__name__}({shown})"
+
+
+class MaxPool2d(_Pool):
+    """A max pool over windows, as torch.nn.MaxPool2d (see ``max_pool2d``)."""
+
+    shown = ("kernel_size", "stride", "padding", "dilation", "ceil_mode")
+
+    def __init__(
+        self,
+        kernel_size: Any,
+        stride: Any = None,
+        padding: Any = 0,
+        dilation: Any = 1,
+        return_indices: bool = False,
+        ceil_mode: bool = False,
+    ) -> None:
+        self.kernel_size, self.stride = kernel_size, kernel_size if stride is None else stride
+        self.padding, self.dilation, self.ceil_mode = padding, dilation, ceil_mode
+        self.return_indices = return_indices
+
+    def pooled(self, x: Any, **arguments: Any) -> Any:
+        return max_pool2d(x, **arguments)
+
+
+class AvgPool2d(_Pool):
+    """An average pool over windows, as torch.nn.AvgPool2d (see ``avg_pool2d``)."""
+
+    shown = ("kernel_size", "stride", "padding")
+
+    def __init__(
+        self,
+        kernel_size: Any,
+        stride: Any = None,
+        padding: Any = 0,
+        ceil_mode: bool = False,
+        count_include_pad: bool = True,
+        divisor_override: int | None = None,
+    ) -> None:
+        self.kernel_size, self.stride = kernel_size, kernel_size if stride is None else stride
+        self.padding, self.ceil_mode = padding, ceil_mode
+        self.count_include_pad, self.divisor_override = count_include_pad, divisor_override
+
+    def pooled(self, x: Any, **arguments: Any) -> Any:
+        return avg_pool2d(x, **arguments)

@@ -1,0 +1,94 @@
+"""Embeddings, as PyTorch's: ``embedding`` picks rows of a weight by index, ``Embedding`` learns
+that weight. The rows are picked by the registry's indexing, so an index used several times
+receives the sum of its gradients; the row ``padding_idx`` receives none (PyTorch's rule: it
+stays as it is in training).
+
+>>> import topograd as tg
+>>> _ = tg.manual_seed(0)
+>>> table = Embedding(10, 3, padding_idx=0)
+>>> table(tg.Tensor([[0, 2], [2, 5]])).shape, table.weight.data[0].tolist()
+((2, 2, 3), [0.0, 0.0, 0.0])
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ..tensor import Tensor
+from ..tensor.creation import DEFAULT
+from ..tensor.functions import where
+from .module import Module
+from .parameter import Parameter
+
+
+def indices_of(given: Any, what: str) -> Any:
+    """Indices as an int64 array: from integers, or from a Tensor (which holds whole numbers
+    as floats); anything else is refused, naming ``what``."""
+    array = np.asarray(given.data if isinstance(given, Tensor) else given)
+    if array.dtype.kind in "iu":
+        return array.astype(np.int64)
+    if not isinstance(given, Tensor) or array.dtype.kind != "f":
+        raise RuntimeError(f"Expected {what} to hold integer indices, got {array.dtype}")
+    with np.errstate(invalid="ignore"):
+        whole = array.astype(np.int64)
+    if not np.array_equal(whole, array):
+        raise RuntimeError(f"Expected {what} to hold whole numbers, got a Tensor of fractions")
+    return whole
+
+
+def _padding(padding_idx: int | None, rows: int) -> int | None:
+    """``padding_idx`` counted from 0 (a negative one from the end), or PyTorch's refusal."""
+    if padding_idx is None:
+        return None
+    if not -rows <= padding_idx < rows:
+        raise AssertionError("Padding_idx must be within num_embeddings")
+    return padding_idx % rows
+
+
+def embedding(
+    input: Any,  # noqa: A002 - PyTorch's names
+    weight: Tensor,
+    padding_idx: int | None = None,
+) -> Tensor:
+    """The rows of ``weight`` at the indices ``input``: shape input's + (embedding_dim,). The
+    gradient of each row is the sum over its uses, none to the row ``padding_idx``."""
+    index = indices_of(input, "indices")
+    rows = weight.shape[0]
+    if index.size and (index.min() < 0 or index.max() >= rows):
+        raise IndexError("index out of range in self")
+    picked = weight[index]
+    padding = _padding(padding_idx, rows)
+    if padding is None or not picked.requires_grad:
+        return picked
+    unused = (index == padding)[..., None]
+    return where(unused, picked.detach(), picked)
+
+
+class Embedding(Module):
+    """A table of ``num_embeddings`` rows of ``embedding_dim`` numbers, drawn from N(0, 1) with
+    topograd's generator (``tg.manual_seed``), float32 unless ``dtype`` says otherwise; the row
+    ``padding_idx`` starts at zeros and learns nothing."""
+
+    def __init__(
+        self,
+        num_embeddings: int,
+        embedding_dim: int,
+        padding_idx: int | None = None,
+        *,
+        dtype: Any = np.float32,
+    ) -> None:
+        self.num_embeddings, self.embedding_dim = num_embeddings, embedding_dim
+        self.padding_idx = _padding(padding_idx, num_embeddings)
+        table = DEFAULT.numbers.standard_normal((num_embeddings, embedding_dim)).astype(dtype)
+        if self.padding_idx is not None:
+            table[self.padding_idx] = 0.0
+        self.weight = Parameter(table)
+
+    def forward(self, input: Any) -> Tensor:  # noqa: A002
+        return embedding(input, self.weight, self.padding_idx)
+
+    def __repr__(self) -> str:
+        extra = "" if self.padding_idx is None else f", padding_idx={self.padding_idx}"
+        return f"Embedding({self.num_embeddings}, {self.embedding_dim}{extra})"

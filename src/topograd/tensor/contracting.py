@@ -1,0 +1,95 @@
+"""Contractions of Tensors in PyTorch's spelling: ``einsum``, ``outer`` and ``tensordot``, each
+the registry's ``einsum`` (whose gradient is einsum again).
+
+>>> import topograd as tg
+>>> a, b = tg.Tensor([[1.0, 2.0], [3.0, 4.0]]), tg.Tensor([1.0, -1.0])
+>>> tg.einsum("ij,j->i", a, b).tolist(), tg.einsum("ii", a).item()
+([-1.0, -1.0], 5.0)
+>>> tg.outer(b, b).tolist(), tg.tensordot(a, a, dims=([1], [0])).tolist()
+([[1.0, -1.0], [-1.0, 1.0]], [[7.0, 10.0], [15.0, 22.0]])
+"""
+
+from __future__ import annotations
+
+import string
+from collections.abc import Sequence
+from typing import Any
+
+from ..ops import einsum as entry
+from .tensor import Operand, Tensor, as_tensor
+
+
+def einsum(equation: str, *operands: Any) -> Tensor:
+    """Σ of products named by subscripts, as torch.einsum: ``einsum("bij,bjk->bik", x, y)``;
+    ``...`` for any leading axes, an implicit output (no ``->``), a letter repeated within an
+    operand (its diagonal: ``"ii->i"``, the trace ``"ii"``), operands given as a list too."""
+    if len(operands) == 1 and isinstance(operands[0], (list, tuple)):
+        operands = tuple(operands[0])
+    tensors = [as_tensor(x) for x in operands]
+    letters, out = entry.equation_of(equation, [t.ndim for t in tensors])
+    for k, own in enumerate(letters):
+        tensors[k], letters[k] = _diagonals(tensors[k], own)
+    _check_sizes(equation, tensors, letters)
+    return entry.einsum(*tensors, equation=f"{','.join(letters)}->{out}")  # type: ignore[no-any-return]
+
+
+def _diagonals(x: Tensor, own: str) -> tuple[Tensor, str]:
+    """``x`` with each letter it repeats taken once, by its diagonal (which goes last)."""
+    while len(set(own)) < len(own):
+        letter = next(c for c in own if own.count(c) > 1)
+        first = own.index(letter)
+        second = own.index(letter, first + 1)
+        if x.shape[first] != x.shape[second]:
+            raise ValueError(
+                f"einsum(): {letter!r} names axes of {x.shape[first]} and {x.shape[second]}"
+            )
+        x = x.diagonal(0, first, second)
+        own = own[:first] + own[first + 1 : second] + own[second + 1 :] + letter
+    return x, own
+
+
+def _check_sizes(equation: str, tensors: Sequence[Tensor], letters: Sequence[str]) -> None:
+    """Every letter names axes of one length (or 1, which broadcasts), as PyTorch requires."""
+    sizes: dict[str, int] = {}
+    for t, own in zip(tensors, letters):
+        for c, n in zip(own, t.shape):
+            if n != 1 and sizes.setdefault(c, n) != n:
+                raise ValueError(
+                    f"einsum(): {c!r} in {equation!r} names axes of {sizes[c]} and {n}"
+                )
+
+
+def outer(x: Operand, y: Operand) -> Tensor:
+    """The outer product of two vectors: out[i, j] = x[i] y[j], as torch.outer."""
+    a, b = as_tensor(x), as_tensor(y)
+    if a.ndim != 1 or b.ndim != 1:
+        raise ValueError(f"outer() takes two vectors, got {a.ndim}-d and {b.ndim}-d")
+    return entry.einsum(a, b, equation="i,j->ij")  # type: ignore[no-any-return]
+
+
+def tensordot(x: Operand, y: Operand, dims: Any = 2) -> Tensor:
+    """x and y contracted over ``dims``: the last n axes of x with the first n of y (an int), or
+    the axes listed for each (``([1, 0], [0, 1])``), as torch.tensordot."""
+    a, b = as_tensor(x), as_tensor(y)
+    if isinstance(dims, int):
+        if not 0 <= dims <= min(a.ndim, b.ndim):
+            raise ValueError(f"tensordot(): dims={dims} for {a.ndim}-d and {b.ndim}-d Tensors")
+        pairs = list(zip(range(a.ndim - dims, a.ndim), range(dims)))
+    else:
+        first, second = (list(map(int, d)) if isinstance(d, Sequence) else [int(d)] for d in dims)
+        if len(first) != len(second):
+            raise ValueError(f"tensordot(): {len(first)} axes of x against {len(second)} of y")
+        pairs = [(i % a.ndim, j % b.ndim) for i, j in zip(first, second)]
+    names = iter(string.ascii_lowercase)
+    ours = [next(names) for _ in range(a.ndim)]
+    theirs = [next(names) for _ in range(b.ndim)]
+    for i, j in pairs:
+        if a.shape[i] != b.shape[j]:
+            raise ValueError(
+                f"tensordot(): axis {i} of x ({a.shape[i]}) and {j} of y ({b.shape[j]})"
+            )
+        theirs[j] = ours[i]
+    contracted = {ours[i] for i, _ in pairs}
+    out = [c for c in ours if c not in contracted] + [c for c in theirs if c not in contracted]
+    equation = f"{''.join(ours)},{''.join(theirs)}->{''.join(out)}"
+    return entry.einsum(a, b, equation=equation)  # type: ignore[no-any-return]
