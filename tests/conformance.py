@@ -27,7 +27,7 @@ from oracle import reference, same
 
 import topograd as tg
 from topograd.autograd.registry import AWAY_FROM_ZERO, OPS, Case, Difference, Given, Op
-from topograd.tensor.tensor import constant
+from topograd.tensors.tensor import constant
 from topograd.verify.scalar_rules import draw_point
 
 INF, NAN = math.inf, math.nan

@@ -176,6 +176,10 @@ USES: dict[str, Callable[[], bool]] = {
     "outer": lambda: tg.outer(np.ones(2), np.arange(3.0)).tolist() == [[0.0, 1.0, 2.0]] * 2,
     "tensordot": lambda: tg.tensordot(np.ones((2, 3)), np.ones(3), dims=1).tolist() == [3, 3],
     "Function": _function,
+    "tensor": lambda: (
+        tg.tensor([[1, 2]], requires_grad=True).requires_grad
+        and tg.tensor(np.ones(2, np.float32)).dtype == np.float32
+    ),
 }
 
 
@@ -187,6 +191,13 @@ def test_every_public_name_is_used_here() -> None:
 def test_every_public_name_works(name: str) -> None:
     assert hasattr(tg, name)
     assert USES[name]() is True
+
+
+def test_the_registry_functions_are_listed_and_take_arrays_first() -> None:
+    # a fresh interpreter: tg.exp on an ndarray before any Tensor was made finds its kind
+    code = "import numpy as np, topograd as tg; print('exp' in dir(tg), tg.exp(np.zeros(2)))"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["True", "[1.", "1.]"]
 
 
 def test_an_unknown_name_is_an_attribute_error() -> None:

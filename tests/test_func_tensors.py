@@ -21,7 +21,7 @@ from test_random_graphs import programs, run
 
 import topograd as tg
 from topograd.autograd.registry import AWAY_FROM_ZERO, OPS, Given
-from topograd.tensor.tensor import constant
+from topograd.tensors.tensor import constant
 
 # importing torch.func makes torch warn of its own torch.jit.script
 pytestmark = pytest.mark.filterwarnings("ignore:`torch.jit.script` is deprecated")

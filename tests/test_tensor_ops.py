@@ -16,7 +16,7 @@ from oracle import reference, same
 
 import topograd as tg
 from topograd.autograd.registry import AWAY_FROM_ZERO, OPS, Interval
-from topograd.tensor.broadcast import unbroadcast
+from topograd.tensors.broadcast import unbroadcast
 
 ELEMENTWISE = sorted(name for name, op in OPS.items() if op.elementwise and not op.custom)
 

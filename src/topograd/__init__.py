@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from . import nn, ops, optim
 from .autograd.engine import backward, grad
+from .autograd.kinds import load_kind_on_sight
 from .autograd.modes import AnomalyError, detect_anomaly, is_grad_enabled, no_grad
 from .autograd.registry import OPS
 from .scalar.custom import CustomOpError, custom_op
@@ -30,7 +31,7 @@ if TYPE_CHECKING:
     from . import func
     from .grading import grade
     from .notebook import widget
-    from .tensor import (
+    from .tensors import (
         Function,
         Generator,
         Tensor,
@@ -50,6 +51,7 @@ if TYPE_CHECKING:
         rand,
         randn,
         stack,
+        tensor,
         tensordot,
         where,
         zeros,
@@ -64,29 +66,30 @@ if TYPE_CHECKING:
 # the checks and drawings, which a model does not need to run.
 _ON_FIRST_USE = {
     "func": "topograd.func",  # the transforms: a subpackage
-    "Tensor": "topograd.tensor",
-    "Function": "topograd.tensor",
-    "Generator": "topograd.tensor",
-    "arange": "topograd.tensor",
-    "eye": "topograd.tensor",
-    "float16": "topograd.tensor",
-    "float32": "topograd.tensor",
-    "float64": "topograd.tensor",
-    "full": "topograd.tensor",
-    "linspace": "topograd.tensor",
-    "manual_seed": "topograd.tensor",
-    "ones": "topograd.tensor",
-    "ones_like": "topograd.tensor",
-    "rand": "topograd.tensor",
-    "randn": "topograd.tensor",
-    "zeros": "topograd.tensor",
-    "zeros_like": "topograd.tensor",
-    "concatenate": "topograd.tensor",
-    "einsum": "topograd.tensor",
-    "outer": "topograd.tensor",
-    "tensordot": "topograd.tensor",
-    "stack": "topograd.tensor",
-    "where": "topograd.tensor",
+    "Tensor": "topograd.tensors",
+    "Function": "topograd.tensors",
+    "Generator": "topograd.tensors",
+    "arange": "topograd.tensors",
+    "eye": "topograd.tensors",
+    "float16": "topograd.tensors",
+    "float32": "topograd.tensors",
+    "float64": "topograd.tensors",
+    "full": "topograd.tensors",
+    "linspace": "topograd.tensors",
+    "manual_seed": "topograd.tensors",
+    "ones": "topograd.tensors",
+    "ones_like": "topograd.tensors",
+    "rand": "topograd.tensors",
+    "randn": "topograd.tensors",
+    "zeros": "topograd.tensors",
+    "zeros_like": "topograd.tensors",
+    "concatenate": "topograd.tensors",
+    "einsum": "topograd.tensors",
+    "outer": "topograd.tensors",
+    "tensor": "topograd.tensors",
+    "tensordot": "topograd.tensors",
+    "stack": "topograd.tensors",
+    "where": "topograd.tensors",
     "TensorGradcheckError": "topograd.verify.tensors",
     "GradcheckError": "topograd.verify.gradcheck",
     "gradcheck": "topograd.verify.gradcheck",
@@ -142,6 +145,7 @@ __all__ = [
     "randn",
     "stack",
     "sum",
+    "tensor",
     "tensordot",
     "to_dot",
     "to_svg",
@@ -157,6 +161,17 @@ __version__ = "0.1.0"
 # The registry's ops that PyTorch offers as functions (torch.exp, torch.maximum): tg.exp(x) on
 # numbers, Values and Tensors alike, each the entry itself.
 _PAIRWISE = ("maximum", "minimum")
+
+
+load_kind_on_sight("numpy", "topograd.tensors")  # tg.exp(ndarray) before any Tensor
+
+
+def _registry_functions() -> list[str]:
+    return [n for n, op in OPS.items() if (op.function or n in _PAIRWISE) and not op.custom]
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__, *_registry_functions()})
 
 
 def __getattr__(name: str) -> Any:

@@ -15,6 +15,7 @@ node. Python numbers need no kind: an op runs its float function on them.
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Sequence
 from contextlib import AbstractContextManager
 from typing import Any, Protocol
@@ -105,6 +106,14 @@ class ArrayKind(Protocol):
 _REGISTERED: dict[type, tuple[Kind | ArrayKind, bool]] = {}  # type -> (kind, is a node)
 _NUMBERS: dict[type, tuple[Kind | ArrayKind, bool] | None] = {float: None, int: None, bool: None}
 _FOUND: dict[type, tuple[Kind | ArrayKind, bool] | None] = dict(_NUMBERS)
+# top-level package of a type -> the module whose import registers its kind (NumPy's arrays
+# -> the Tensor kind): an op given an ndarray before any Tensor was made still finds its kind
+_LOADERS: dict[str, str] = {}
+
+
+def load_kind_on_sight(package: str, module: str) -> None:
+    """Import ``module`` the first time an op meets a type of ``package`` with no kind yet."""
+    _LOADERS[package] = module
 
 
 def register_kind(kind: Kind, node_type: type) -> None:
@@ -126,6 +135,10 @@ def _register(t: type, kind: Kind | ArrayKind, is_node: bool) -> None:
 
 def _find(t: type) -> tuple[Kind | ArrayKind, bool] | None:
     entry = next((_REGISTERED[b] for b in t.__mro__ if b in _REGISTERED), None)
+    loader = _LOADERS.pop(t.__module__.partition(".")[0], None)
+    if entry is None and loader is not None:
+        importlib.import_module(loader)  # registers the kind (and clears _FOUND)
+        return _find(t)
     _FOUND[t] = entry
     return entry
 

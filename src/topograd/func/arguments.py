@@ -39,7 +39,7 @@ class Calling:
             if self.keep:
                 return x if isinstance(x, Value) else Value(float(x))
             return x.data if isinstance(x, Value) else float(x)
-        from ..tensor.tensor import Tensor, constant
+        from ..tensors.tensor import Tensor, constant
 
         if self.keep:
             return x if isinstance(x, Tensor) else constant(array(x))
@@ -125,7 +125,7 @@ def _leaves(atoms: Sequence[Any], names: Sequence[str]) -> tuple[list[Any], Call
 
 
 def _tensor_leaves(atoms: Sequence[Any], names: Sequence[str]) -> tuple[list[Any], Calling]:
-    from ..tensor.tensor import Tensor
+    from ..tensors.tensor import Tensor
 
     found, keep, wrapped = [], False, False
     for p, name in zip(atoms, names):

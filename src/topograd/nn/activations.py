@@ -24,11 +24,11 @@ import numpy as np
 
 from ..ops.activations import leaky_relu as leaky_relu_op
 from ..ops.floats import LEAKY_SLOPE
-from ..tensor import Tensor
-from ..tensor.functions import log_softmax as log_softmax_along
-from ..tensor.functions import softmax as softmax_along
-from ..tensor.functions import where
-from ..tensor.tensor import as_tensor
+from ..tensors import Tensor
+from ..tensors.functions import log_softmax as log_softmax_along
+from ..tensors.functions import softmax as softmax_along
+from ..tensors.functions import where
+from ..tensors.tensor import as_tensor
 from .module import Module
 
 

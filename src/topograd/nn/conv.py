@@ -19,46 +19,22 @@ from typing import Any
 import numpy as np
 
 from ..ops import convolution as ops
-from ..ops.convolution import Pair, pair
-from ..tensor import Tensor
-from ..tensor.creation import DEFAULT
-from ..tensor.functions import concatenate
-from ..tensor.tensor import as_tensor, constant
-from ..tensor.windows import max_pool2d as pick_maxima
+from ..ops.geometry import Pair, counts, geometry, pair, pool_geometry, positive
+from ..tensors import Tensor
+from ..tensors.creation import DEFAULT
+from ..tensors.functions import concatenate
+from ..tensors.tensor import as_tensor, constant
+from ..tensors.windows import max_pool2d as pick_maxima
 from .module import Module
 from .parameter import Parameter
 
 PADDING_MODES = ("zeros", "reflect", "replicate", "circular")
 _NUMPY_MODES = {"reflect": "reflect", "replicate": "edge", "circular": "wrap"}
-_GEOMETRY = ("kernel_size", "stride", "padding", "dilation")
 
 
 def _refuse(failed: bool, message: str) -> None:
     if failed:
         raise ValueError(message)
-
-
-def _positive(value: Any, name: str, least: int = 1) -> Pair:
-    """A pair of sizes, each at least ``least``, as PyTorch checks them."""
-    found = pair(value, name)
-    relation = "greater than zero" if least else "non-negative"
-    _refuse(min(found) < least, f"{name} should be {relation}, but got {name}={found}")
-    return found
-
-
-def _window(kernel_size: Any, stride: Any, padding: Any, dilation: Any) -> dict[str, Pair]:
-    """Windows' geometry as pairs: kernel, steps and spacing at least 1, padding at least 0."""
-    sizes = (kernel_size, stride, padding, dilation)
-    return {n: _positive(v, n, int(n != "padding")) for n, v in zip(_GEOMETRY, sizes)}
-
-
-def _blocks(size: Any, window: dict[str, Pair], ceil: bool | None = None) -> Pair:
-    """Windows down and across an image of ``size``: a convolution's, or a pool's (``ceil``)."""
-    found = [
-        ops.blocks(n, k, s, p, d) if ceil is None else ops.pooled(n, k, s, p, d, ceil)
-        for n, k, s, p, d in zip(size, *(window[name] for name in _GEOMETRY))
-    ]
-    return found[0], found[1]
 
 
 def _images(x: Tensor, what: str) -> None:
@@ -83,11 +59,11 @@ def conv2d(
     w = as_tensor(weight)
     x = as_tensor(input, w)
     _check_convolution(x, w, bias, groups)
-    window = _window(w.shape[-2:], stride, 0 if isinstance(padding, str) else padding, dilation)
+    window = geometry(w.shape[-2:], stride, 0 if isinstance(padding, str) else padding, dilation)
     x, window["padding"] = _padded(x, padding, window)
     padded = [n + 2 * p for n, p in zip(x.shape[-2:], window["padding"])]
     kernel = f"{list(w.shape[-2:])} (dilation {window['dilation']})"
-    small = min(_blocks(x.shape[-2:], window)) < 1
+    small = min(counts(x.shape[-2:], window)) < 1
     _refuse(small, f"conv2d: the padded input {padded} is smaller than the kernel {kernel}")
     args = (x, w) if bias is None else (x, w, as_tensor(bias, w))
     del window["kernel_size"]
@@ -124,13 +100,20 @@ def _padded(x: Tensor, padding: Any, window: dict[str, Pair]) -> tuple[Tensor, P
     _refuse(padding != "same", f"Invalid padding string: {padding!r} (give 'same' or 'valid')")
     strided = window["stride"] != (1, 1)
     _refuse(strided, "padding='same' is not supported for strided convolutions")
-    totals = [d * (k - 1) for d, k in zip(window["dilation"], window["kernel_size"])]
-    for axis, total in zip((-2, -1), totals):
-        if total % 2:  # one more at the end, as PyTorch
+    top, bottom, left, right = _same(window["kernel_size"], window["dilation"])
+    for axis, extra in ((-2, bottom - top), (-1, right - left)):
+        if extra:
             shape = list(x.shape)
             shape[axis] = 1
             x = concatenate([x, constant(np.zeros(shape, x.dtype))], axis=x.ndim + axis)
-    return x, (totals[0] // 2, totals[1] // 2)
+    return x, (top, left)
+
+
+def _same(kernel: Pair, dilation: Pair) -> tuple[int, int, int, int]:
+    """padding="same": rows before and after, columns before and after, the output as large
+    as the input; an odd total puts the extra one at the end, as PyTorch."""
+    th, tw = (d * (k - 1) for d, k in zip(dilation, kernel))
+    return th // 2, th - th // 2, tw // 2, tw - tw // 2
 
 
 def _pool(
@@ -138,18 +121,8 @@ def _pool(
 ) -> dict[str, Any]:
     """A pool's windows as pairs, checked as PyTorch checks them."""
     _images(x, what)
-    _refuse(stride is not None and 0 in pair(stride, "stride"), "stride should not be zero")
-    window = _window(kernel_size, kernel_size if stride is None else stride, padding, dilation)
-    (kh, kw), (ph, pw) = window["kernel_size"], window["padding"]
-    for pad, k, d in zip((ph, pw), (kh, kw), window["dilation"]):
-        given = f"but got pad={pad}, kernel_size={k} and dilation={d}"
-        _refuse(
-            pad > (d * (k - 1) + 1) // 2,
-            f"pad should be at most half of effective kernel size, {given}",
-        )
-    given = f"but got padH = {ph}, padW = {pw}, kH = {kh}, kW = {kw}"  # PyTorch checks this too
-    _refuse(ph > kh // 2 or pw > kw // 2, f"pad should be at most half of kernel size, {given}")
-    (oh, ow), (c, h, w) = _blocks(x.shape[-2:], window, ceil), x.shape[-3:]
+    window = pool_geometry(kernel_size, stride, padding, dilation)
+    (oh, ow), (c, h, w) = counts(x.shape[-2:], window, ceil), x.shape[-3:]
     sizes = f"input size ({c}x{h}x{w}), output size ({c}x{oh}x{ow})"
     _refuse(min(oh, ow) < 1, f"{what}: Output size is too small: {sizes}")
     return {**window, "ceil_mode": bool(ceil)}
@@ -207,10 +180,10 @@ def unfold(
     torch.nn.functional.unfold (im2col)."""
     x = as_tensor(input)
     _images(x, "unfold")
-    window = _window(kernel_size, stride, padding, dilation)
-    counts, size = _blocks(x.shape[-2:], window), tuple(x.shape[-2:])
-    given = f"spatial size {size}, {_described(window)}: sliding blocks {counts}"
-    _refuse(min(counts) < 1, f"unfold: {given}, but the array of sliding blocks must not be empty")
+    window = geometry(kernel_size, stride, padding, dilation)
+    found, size = counts(x.shape[-2:], window), tuple(x.shape[-2:])
+    given = f"spatial size {size}, {_described(window)}: sliding blocks {found}"
+    _refuse(min(found) < 1, f"unfold: {given}, but the array of sliding blocks must not be empty")
     return ops.unfold(x, **window)  # type: ignore[no-any-return]
 
 
@@ -225,11 +198,11 @@ def fold(
     """Columns (N, C·kH·kW, windows) added back onto images of ``output_size`` where their
     windows lie, as torch.nn.functional.fold (col2im): overlapping windows add up."""
     x = as_tensor(input)
-    window = _window(kernel_size, stride, padding, dilation)
-    size = _positive(output_size, "output_size")
+    window = geometry(kernel_size, stride, padding, dilation)
+    size = positive(output_size, "output_size")
     wrong = x.ndim not in (2, 3) or 0 in x.shape[-2:]
     _refuse(wrong, f"fold: expected (N, C·kH·kW, L) or (C·kH·kW, L), got size {list(x.shape)}")
-    (kh, kw), (oh, ow) = window["kernel_size"], _blocks(size, window)
+    (kh, kw), (oh, ow) = window["kernel_size"], counts(size, window)
     given = f"got input.size(1)={x.shape[-2]} and kernel_size={(kh, kw)}"
     _refuse(
         x.shape[-2] % (kh * kw) != 0,
@@ -294,12 +267,11 @@ class Conv2d(Module):
         return conv2d(x, self.weight, self.bias, self.stride, padding, self.dilation, self.groups)
 
     def _sides(self) -> tuple[int, int, int, int]:
-        """Rows before and after, columns before and after: "same" puts an odd one last."""
+        """Rows before and after, columns before and after."""
         if self.padding == "valid":
             return 0, 0, 0, 0
         if self.padding == "same":
-            th, tw = (d * (k - 1) for d, k in zip(self.dilation, self.kernel_size))
-            return th // 2, th - th // 2, tw // 2, tw - tw // 2
+            return _same(self.kernel_size, self.dilation)
         ph, pw = self.padding
         return int(ph), int(ph), int(pw), int(pw)
 

@@ -20,9 +20,9 @@ import numbers
 
 import numpy as np
 
-from ..tensor import Generator, Tensor
-from ..tensor.creation import DEFAULT
-from ..tensor.tensor import as_tensor
+from ..tensors import Generator, Tensor
+from ..tensors.creation import DEFAULT
+from ..tensors.tensor import as_tensor
 from .module import Module
 
 

@@ -16,9 +16,9 @@ from typing import Any
 
 import numpy as np
 
-from ..tensor import Tensor
-from ..tensor.creation import DEFAULT
-from ..tensor.functions import where
+from ..tensors import Tensor
+from ..tensors.creation import DEFAULT
+from ..tensors.functions import where
 from .module import Module
 from .parameter import Parameter
 

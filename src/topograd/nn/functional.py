@@ -1,6 +1,6 @@
 """Functions of Tensors used by models and losses, as ``torch.nn.functional``."""
 
-from ..tensor.functions import linear
+from ..tensors.functions import linear
 from .activations import (
     elu,
     gelu,

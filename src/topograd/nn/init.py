@@ -25,8 +25,8 @@ from typing import Any
 import numpy as np
 
 from ..autograd.modes import no_grad
-from ..tensor import Generator, Tensor
-from ..tensor.creation import DEFAULT
+from ..tensors import Generator, Tensor
+from ..tensors.creation import DEFAULT
 
 _GAIN_ONE = (
     "linear",

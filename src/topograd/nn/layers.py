@@ -16,10 +16,10 @@ from typing import Any
 
 import numpy as np
 
-from ..tensor import Tensor
-from ..tensor.creation import DEFAULT
-from ..tensor.functions import linear
-from ..tensor.tensor import Operand
+from ..tensors import Tensor
+from ..tensors.creation import DEFAULT
+from ..tensors.functions import linear
+from ..tensors.tensor import Operand
 from .module import Module
 from .parameter import Parameter
 

@@ -16,8 +16,8 @@ from typing import Any
 
 import numpy as np
 
-from ..tensor import Tensor
-from ..tensor.tensor import as_tensor, constant
+from ..tensors import Tensor
+from ..tensors.tensor import as_tensor, constant
 from . import tensor_losses as losses
 from .module import Module
 

@@ -21,8 +21,8 @@ from typing import Any
 import numpy as np
 
 from ..autograd.modes import no_grad
-from ..tensor import Tensor
-from ..tensor.tensor import as_tensor, constant
+from ..tensors import Tensor
+from ..tensors.tensor import as_tensor, constant
 from .module import Module
 from .parameter import Parameter
 

@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from ..tensor import Tensor
+from ..tensors import Tensor
 
 
 class Parameter(Tensor):

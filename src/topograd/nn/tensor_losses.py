@@ -25,10 +25,10 @@ from typing import Any
 import numpy as np
 
 from ..autograd.modes import is_grad_enabled
-from ..tensor import Tensor
-from ..tensor.functions import cross_entropy as fused_cross_entropy
-from ..tensor.functions import log_softmax, where
-from ..tensor.tensor import as_tensor, constant
+from ..tensors import Tensor
+from ..tensors.functions import cross_entropy as fused_cross_entropy
+from ..tensors.functions import log_softmax, where
+from ..tensors.tensor import as_tensor, constant
 from .embedding import indices_of
 
 REDUCTIONS = ("none", "mean", "sum")

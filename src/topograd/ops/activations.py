@@ -235,9 +235,20 @@ def gelu_tanh_backward(grad: Any, g: Any, x: Any, out: Any) -> tuple[Any, Any]:
     special=[((0.0,), 0.0, (0.5,)), ((-1000.0,), -0.0, (-0.0,)), ((1000.0,), 1000.0, (1.0,))],
 )
 def silu(grad: Any, x: Any, out: Any) -> tuple[Any]:
-    """σ (1 + x (1 - σ)), as PyTorch's (its infinitely differentiable form, through sigmoid)"""
+    """σ (1 + x (1 - σ)), as PyTorch's (its infinitely differentiable form, through sigmoid;
+    in an ordinary backward of float16, its silu_backward, through float32)"""
+    if data(x) is x and getattr(x, "dtype", None) == "float16":
+        return (_silu_backward_wide(grad, x),)
     s = sigmoid(x)
     return (grad * s * (1.0 + x * (1.0 - s)),)
+
+
+def _silu_backward_wide(grad: Any, x: Any) -> Any:
+    """PyTorch's silu_backward on a float16 array: in float32, σ = 1 / (1 + e^-x) with e^-x
+    rounded from float64 (as the C library's expf gives it), rounded to float16 at the end."""
+    w = x.astype("float32")
+    s = 1.0 / (1.0 + exp(-x.astype("float64")).astype("float32"))
+    return (grad * s * (1.0 + w * (1.0 - s))).astype(x.dtype)
 
 
 @register(

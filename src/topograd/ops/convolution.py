@@ -8,78 +8,26 @@ product with the columns, so its gradients are one too: for the image, Wᵀ grad
 for the weight, grad times the columns. Every derivative, second order included, then comes
 from these entries. A max pool sends its gradient to the element each window picked (folded
 back, since windows may overlap); an average pool and its backward are each other's rule, as
-in PyTorch's derivatives.yaml. NumPy kernels: ``tensor/windows.py``.
+in PyTorch's derivatives.yaml. NumPy kernels: ``tensors/windows.py``.
 
->>> blocks(8, kernel=3, stride=1, padding=1, dilation=1), pair(2, "stride")
-(8, (2, 2))
+The sizes of the windows are read, checked and counted in ``geometry.py``.
+
+>>> from topograd.autograd.registry import OPS
+>>> OPS["max_pool2d"].arity, OPS["conv2d"].saves
+(1, (0, 1))
 """
 
 from __future__ import annotations
 
 import math
-import operator
-from collections.abc import Sequence
 from typing import Any
 
 from ..autograd.registry import ANY, Case, Difference, register
 from .floats import INF, NAN
+from .geometry import Pair, axes, pool_geometry, reach
 from .helpers import SUM_OVERFLOW, batch_of, data, shape_of
 from .selection import where, zeros_like
 from .shapes import broadcast_to
-
-Pair = tuple[int, int]
-
-
-def pair(value: int | Sequence[int], name: str) -> Pair:
-    """A size given for both axes (``3``) or for each (``(3, 2)``), as two ints (NumPy's
-    integers too, not bools).
-
-    >>> pair((3, 2), "kernel_size")
-    (3, 2)
-    """
-    if type(value) is int:
-        return value, value
-    if type(value) is tuple and len(value) == 2 and type(value[0]) is type(value[1]) is int:
-        return value
-    found: list[Any] = list(value) if isinstance(value, (tuple, list)) else [value]
-    if len(found) == 1:
-        found *= 2
-    message = f"{name} must be an int or a pair of ints, got {value!r}"
-    if len(found) != 2:
-        raise ValueError(message)
-    try:
-        if any(isinstance(v, bool) for v in found):
-            raise TypeError
-        return operator.index(found[0]), operator.index(found[1])
-    except TypeError:
-        raise TypeError(message) from None
-
-
-def blocks(size: int, kernel: int, stride: int, padding: int, dilation: int) -> int:
-    """How many windows fit along an axis of ``size`` (padded on both sides): PyTorch's
-    (size + 2 padding - dilation (kernel - 1) - 1) // stride + 1."""
-    return (size + 2 * padding - dilation * (kernel - 1) - 1) // stride + 1
-
-
-def pooled(size: int, kernel: int, stride: int, padding: int, dilation: int, ceil: bool) -> int:
-    """Windows along an axis for a pool: rounded up with ``ceil`` (ceil_mode), where a last
-    window must start inside the input or its left padding, as PyTorch's.
-
-    >>> pooled(5, 2, 2, 0, 1, False), pooled(5, 2, 2, 0, 1, True)
-    (2, 3)
-    """
-    span = size + 2 * padding - dilation * (kernel - 1) - 1
-    count = (span + (stride - 1 if ceil else 0)) // stride + 1
-    if ceil and (count - 1) * stride >= size + padding:
-        count -= 1
-    return count
-
-
-def reach(count: int, kernel: int, stride: int, padding: int, dilation: int) -> int:
-    """The size of input that ``count`` windows span (padding taken off): where ceil_mode's last
-    window hangs over the end, more than the input's own size."""
-    return (count - 1) * stride + dilation * (kernel - 1) + 1 - 2 * padding
-
 
 # How the tests call these ops (PyTorch's parameter names, so both sides take the same).
 _UNFOLDS = (
@@ -260,17 +208,12 @@ def max_pool2d(
 ) -> tuple[Any]:
     """grad to the element its window picked (the first maximum, or the last nan: PyTorch's
     pick), added up where windows overlap"""
-    window = {
-        "kernel_size": pair(kernel_size, "kernel_size"),
-        "stride": pair(stride or kernel_size, "stride"),
-        "padding": pair(padding, "padding"),
-        "dilation": pair(dilation, "dilation"),
-    }
+    window = pool_geometry(kernel_size, stride, padding, dilation)
     _, chosen = max_pool2d(data(x), **window, ceil_mode=ceil_mode, picks=True)
     height, width = shape_of(x)[-2:]
     # ceil_mode's last window may hang over the end: fold onto that much, then cut
     size = tuple(
-        max(n, reach(c, *w)) for n, c, w in zip((height, width), shape_of(out)[-2:], _axes(window))
+        max(n, reach(c, *w)) for n, c, w in zip((height, width), shape_of(out)[-2:], axes(window))
     )
     steps = zip(window["stride"], window["kernel_size"])
     if window["dilation"] == (1, 1) and all(step >= k for step, k in steps):
@@ -303,12 +246,6 @@ def _spread(grad: Any, columns: tuple[int, ...]) -> Any:
     repeated = broadcast_to(moved, shape=(channels, pixels, oh * ow, *front))
     order = (*range(3, 3 + len(front)), 0, 1, 2)
     return repeated.transpose(order).reshape((*front, channels * pixels, oh * ow))
-
-
-def _axes(window: dict[str, Pair]) -> list[tuple[int, int, int, int]]:
-    """(kernel, stride, padding, dilation) along each axis."""
-    names = ("kernel_size", "stride", "padding", "dilation")
-    return [tuple(window[name][axis] for name in names) for axis in (0, 1)]  # type: ignore[misc]
 
 
 @register(

@@ -233,19 +233,22 @@ def silu(x: float) -> float:
 
 
 def elu(x: float, alpha: float = 1.0) -> float:
-    """x where x > 0, else alpha (e^x - 1); nan as it is."""
-    return x if x > 0.0 or x != x else alpha * math.expm1(x)
+    """alpha (e^x - 1) where x < 0, else x itself (±0.0 and nan as they are, as PyTorch's)."""
+    return alpha * math.expm1(x) if x < 0.0 else x
 
 
 def maximum(x: float, y: float) -> float:
-    """The larger, nan if either is; at a tie (-0.0 and 0.0) the first, as PyTorch's."""
+    """The larger, nan if either is; at a tie of -0.0 and 0.0 the first, x, always (PyTorch's
+    choice there depends on its code path: the first for a few elements, the second in its
+    vectorised loop)."""
     if x != x or y != y:
         return NAN
     return y if x < y else x
 
 
 def minimum(x: float, y: float) -> float:
-    """The smaller, nan if either is; at a tie (-0.0 and 0.0) the first, as PyTorch's."""
+    """The smaller, nan if either is; at a tie of -0.0 and 0.0 the first, x, always (PyTorch's
+    choice there depends on its code path, as for maximum)."""
     if x != x or y != y:
         return NAN
     return y if y < x else x

@@ -18,8 +18,8 @@ from . import floats
 from .arithmetic import div
 from .elementary import exp
 from .helpers import data, shape_of, sum_of
-from .selection import where
-from .shapes import broadcast_to, getitem
+from .selection import where, zeros_like
+from .shapes import broadcast_to, concatenate, getitem
 
 _AXES = (
     Case(((2, 3),), {"axis": None, "keepdims": False}),
@@ -213,6 +213,53 @@ def cumsum(grad: Any, x: Any, out: Any, *, axis: int) -> tuple[Any]:
     return (getitem(cumsum(getitem(grad, index=back), axis=along), index=back),)
 
 
+def prod_tangent(tx: Any, x: Any, out: Any, *, axis: Any = None, keepdims: bool = False) -> Any:
+    """PyTorch's forward rule: Σ t · (the product of the others) along the axis, from +0.0 (a
+    batch of tangents in front stays there)."""
+    rank = len(shape_of(x))
+    if rank == 0:
+        return tx * 1.0 + 0.0  # a sum of one term, from +0.0
+    lead = len(shape_of(tx)) - rank
+    axes = range(rank) if axis is None else (axis % rank,)
+    found = _others(x, out, axis, keepdims) * tx
+    return total(found, axis=tuple(lead + a for a in axes), keepdims=keepdims) + 0.0
+
+
+def _others(x: Any, out: Any, axis: Any, keepdims: bool) -> Any:
+    """Each element's product of the others: PyTorch's out / x where no element is 0, else its
+    exclusive running products (along the flattened input where axis is None)."""
+    xd = data(x)
+    if not (xd == 0.0).any():
+        return div(expand(out, x, axis, keepdims), x)
+    if axis is None:
+        before, after = _exclusive(x.reshape((xd.size,)), 0)
+        return (before * after).reshape(xd.shape)
+    before, after = _exclusive(x, axis % xd.ndim)
+    return before * after
+
+
+def _exclusive(x: Any, axis: int) -> tuple[Any, Any]:
+    """The products of the elements before each along ``axis``, and of those after it, each a
+    running product from its end (PyTorch's exclusive cumprods): 1 at the ends."""
+    xd, below = data(x), (slice(None),) * axis
+    if xd is x:  # arrays: accumulated in float64 (float32 for float16), as PyTorch's cumprod
+        wide = "float32" if xd.dtype.itemsize < 4 else "float64"
+        before, after = xd.copy(), xd.copy()
+        before[(*below, 0)], after[(*below, -1)] = 1.0, 1.0
+        running = xd[(*below, slice(None, -1))].cumprod(axis, dtype=wide)
+        before[(*below, slice(1, None))] = running.astype(xd.dtype)
+        running = xd[(*below, slice(None, 0, -1))].cumprod(axis, dtype=wide)
+        after[(*below, slice(-2, None, -1))] = running.astype(xd.dtype)
+        return before, after
+    pieces = [getitem(x, index=(*below, slice(k, k + 1))) for k in range(xd.shape[axis])]
+    one = zeros_like(pieces[0]) + 1.0
+    before, after = [one], [one]
+    for k in range(1, len(pieces)):
+        before.append(pieces[0] if k == 1 else before[-1] * pieces[k - 1])
+        after.append(pieces[-1] if k == 1 else after[-1] * pieces[-k])
+    return concatenate(*before, axis=axis), concatenate(*after[::-1], axis=axis)
+
+
 @register(
     "prod",
     "x₁ × … × xₙ: the product of a Tensor's elements (along axis)",
@@ -227,27 +274,16 @@ def cumsum(grad: Any, x: Any, out: Any, *, axis: int) -> tuple[Any]:
         Case(((3, 2),), {"axis": 0, "keepdims": False}),
     ),
     batches=True,
+    forward=prod_tangent,
 )
 def prod(grad: Any, x: Any, out: Any, *, axis: Any = None, keepdims: bool = False) -> tuple[Any]:
-    """the product of the others: out / x where no element is 0 (PyTorch's formula); else, per
-    product, written so that a second derivative is PyTorch's: with one zero z, P (the product
-    of the non-zeros) at z and (P / x) z elsewhere; with two, P times the other zero at each
-    zero and 0 elsewhere; with more, 0"""
+    """the product of the others, as PyTorch's prod_backward: out / x where no element is 0;
+    where any is (in any slice), the running product of those before times that of those
+    after, each from its end (exact at a zero: finite where the others' product is); in an
+    ordinary backward of the whole product with two zeros or more, 0; a 0-d input passes the
+    gradient through"""
     g = expand(grad, x, axis, keepdims)
-    zero = data(x) == 0.0
-    if not zero.any():
-        return (g * div(expand(out, x, axis, keepdims), x),)
-    nonzero = where(zero, 1.0, x)  # no division by a zero, even in a branch not taken
-    count = data(expand(zero.sum(axis=axis, keepdims=keepdims) * 1.0, x, axis, keepdims))
-    product = expand(prod(nonzero, axis=axis, keepdims=keepdims), x, axis, keepdims)
-    zeros = expand(total(where(zero, x, 0.0), axis=axis, keepdims=keepdims), x, axis, keepdims)
-    others = where(
-        count == 0.0,
-        div(expand(out, x, axis, keepdims), nonzero),
-        where(
-            count == 1.0,
-            where(zero, product, div(product, nonzero) * zeros),
-            where((count == 2.0) & zero, product * (zeros - x), 0.0),
-        ),
-    )
-    return (g * others,)
+    xd = data(x)
+    if xd is x and axis is None and (xd == 0.0).sum() > 1:  # PyTorch's, without a graph
+        return (zeros_like(g),)
+    return (g if xd.ndim == 0 else g * _others(x, out, axis, keepdims),)

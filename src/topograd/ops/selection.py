@@ -76,7 +76,7 @@ def zeros_like(x: Any) -> Any:
         ((NAN, 1.0), NAN, (1.0, 1.0)),
         ((-INF, 1.0), 1.0, (0.0, 1.0)),
     ],
-    forward=lambda tx, ty, x, y, out: _picked_tangent(tx, ty, x, y, larger=True),
+    forward=lambda tx, ty, x, y, out: _picked_tangent(tx, ty, x, y, out, larger=True),
 )
 def maximum(grad: Any, x: Any, y: Any, out: Any) -> tuple[Any, Any]:
     """grad to the larger, half to each at a tie, all to both at nan, as PyTorch's"""
@@ -97,7 +97,7 @@ def maximum(grad: Any, x: Any, y: Any, out: Any) -> tuple[Any, Any]:
         ((0.0, -0.0), 0.0, (0.5, 0.5)),
         ((1.0, NAN), NAN, (1.0, 1.0)),
     ],
-    forward=lambda tx, ty, x, y, out: _picked_tangent(tx, ty, x, y, larger=False),
+    forward=lambda tx, ty, x, y, out: _picked_tangent(tx, ty, x, y, out, larger=False),
 )
 def minimum(grad: Any, x: Any, y: Any, out: Any) -> tuple[Any, Any]:
     """grad to the smaller, half to each at a tie, all to both at nan, as PyTorch's"""
@@ -113,11 +113,14 @@ def _shared(grad: Any, x: Any, y: Any, larger: bool) -> tuple[Any, Any]:
     return where(x_loses, 0.0, shared), where(y_loses, 0.0, shared)
 
 
-def _picked_tangent(tx: Any, ty: Any, x: Any, y: Any, larger: bool) -> Any:
+def _picked_tangent(tx: Any, ty: Any, x: Any, y: Any, out: Any, larger: bool) -> Any:
     """PyTorch's forward mode, which is not its reverse mode at nan: t_y + w (t_x - t_y), w
-    1 where x is picked, ½ at a tie, 0 elsewhere (at nan too: there only y's tangent passes)"""
+    1 where x is picked, ½ at a tie, 0 elsewhere (at nan too: there only y's tangent passes),
+    w in the output's dtype (a float32 maximum has float32 tangents)"""
     xd, yd = data(x), data(y)
     w = where(xd == yd, 0.5, where(xd > yd if larger else xd < yd, 1.0, 0.0))
+    if hasattr(w, "astype"):
+        w = w.astype(data(out).dtype)
     if ty is None:
         return w * tx
     return ty - w * ty if tx is None else ty + w * (tx - ty)

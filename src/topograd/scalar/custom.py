@@ -43,8 +43,9 @@ def custom_op(
     vjp: Callable[..., Any] | None = None,
 ) -> Op:
     """A new op: on Values, ``forward(*floats) -> float`` and ``derivative(*inputs, out) ->
-    partials``; on Tensors, ``forward(*arrays) -> array`` and ``vjp=(grad, *inputs, out) ->
-    gradients``, one per input (None for one that gets nothing), each in its input's shape.
+    partials``; on Tensors, ``forward(*arrays) -> array`` of floats and ``vjp=(grad, *inputs,
+    out) -> gradients``, one per input (None for one that gets nothing), each in its input's
+    shape or in one the input broadcasts to (then summed back to the input's shape).
 
     The op, called on Values or numbers (Tensors, for a ``vjp``), returns a node whose ``.op``
     is ``name`` (on numbers alone, a number); it takes part in backward, ``no_grad``,
@@ -143,10 +144,11 @@ class _ArrayForward:
     def __call__(self, *arrays: Any) -> Any:
         out = self.forward(*arrays)
         kind = getattr(getattr(out, "dtype", None), "kind", None)
-        if kind not in ("f", "i", "u") and not (is_real(out) and not isinstance(out, bool)):
+        if kind != "f" and type(out) is not float:  # integers have no gradient to carry
+            found = f"an array of {out.dtype}" if kind is not None else describe(out)
             raise CustomOpError(
-                f"the forward of custom op {self.name!r} returned {describe(out)}, "
-                "not an array of real numbers"
+                f"the forward of custom op {self.name!r} returned {found}, not an array of "
+                "real numbers in floating point (float16, float32 or float64)"
             )
         return out
 
@@ -164,9 +166,12 @@ class _UserVJP:
         try:
             grads = self.vjp(grad, *args)
         except (AttributeError, TypeError, RuntimeError) as error:
-            if kind_of(grad) is None:  # arrays: the vjp's own mistake
+            if kind_of(grad) is None:  # arrays: the vjp's own mistake, as it raised it
                 raise
-            raise CustomOpError(  # create_graph gives it Tensors, which it cannot take
+            # create_graph gives it Tensors. Run it on their arrays: a mistake of its own
+            # raises there again, as itself; if it runs, Tensors are what it cannot take.
+            self.vjp(*(getattr(a, "data", a) if kind_of(a) else a for a in (grad, *args)))
+            raise CustomOpError(
                 f"the vjp of custom op {self.name!r} cannot take Tensors, so create_graph=True "
                 f"cannot differentiate through it ({error}). Write it with topograd's functions "
                 "and operators (tg.cos(x), x * g), which take arrays and Tensors alike"
@@ -179,13 +184,24 @@ class _UserVJP:
                 f"input; it returned {describe(grads)}"
             )
         for g, x in zip(grads, args):
-            shape = getattr(g, "shape", None)
-            if g is not None and shape is not None and shape != getattr(x, "shape", shape):
+            if g is None or not hasattr(g, "shape") or not hasattr(x, "shape"):
+                continue  # a number: the same for every element
+            shape, wanted = tuple(g.shape), tuple(x.shape)
+            if not _sums_to(shape, wanted):
                 raise CustomOpError(
                     f"the vjp of custom op {self.name!r} gave a gradient of shape {shape} for "
-                    f"an input of shape {x.shape}"
+                    f"an input of shape {wanted}: it must have the input's shape, or one the "
+                    "input broadcasts to (summed back to the input's)"
                 )
-        return tuple(grads)
+        return tuple(grads)  # the engine sums each back to its input's shape (unbroadcast)
+
+
+def _sums_to(found: tuple[int, ...], shape: tuple[int, ...]) -> bool:
+    """Whether a gradient of shape ``found`` sums back to ``shape``: ``shape`` broadcasts to
+    it (PyTorch's is_expandable_to), as an input broadcast by the forward does."""
+    return len(found) >= len(shape) and all(
+        n in (m, 1) for n, m in zip(reversed(shape), reversed(found))
+    )
 
 
 class _UserRule:

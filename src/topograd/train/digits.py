@@ -19,7 +19,7 @@ from ..nn import functional as F  # noqa: N812 - PyTorch's own abbreviation
 from ..nn.conv import Conv2d
 from ..nn.module import Module
 from ..optim import Adam
-from ..tensor import Tensor
+from ..tensors import Tensor
 from .recipe import History, Progress, fit
 
 MODELS = ("mlp", "cnn")

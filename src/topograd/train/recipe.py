@@ -27,7 +27,7 @@ from ..nn import functional as F  # noqa: N812 - PyTorch's own abbreviation
 from ..nn.module import Module
 from ..optim import SGD, LinearDecay
 from ..scalar.value import Value
-from ..tensor import Tensor
+from ..tensors import Tensor
 from .datasets import DATASETS, Points
 
 ALPHA = 1e-4  # weight of the L2 term, as micrograd's demo

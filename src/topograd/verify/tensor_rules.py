@@ -21,8 +21,8 @@ from typing import Any
 import numpy as np
 
 from ..autograd.registry import AWAY_FROM_ZERO, Case, Given, Interval, Op
-from ..tensor.arrays import kernel
-from ..tensor.broadcast import unbroadcast
+from ..tensors.arrays import kernel
+from ..tensors.broadcast import unbroadcast
 from .faults import is_kink
 from .numeric import derivative
 from .scalar_rules import RuleReport, same

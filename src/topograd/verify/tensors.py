@@ -20,8 +20,8 @@ import numpy as np
 
 from ..autograd.engine import grad
 from ..autograd.kinds import kind_of
-from ..tensor import Tensor
-from ..tensor.arrays import kernel
+from ..tensors import Tensor
+from ..tensors.arrays import kernel
 from .faults import (
     Fault,
     GradcheckError,

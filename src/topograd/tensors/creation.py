@@ -12,6 +12,8 @@ in topograd from run to run, not the numbers PyTorch draws.
 >>> import topograd as tg
 >>> tg.zeros(2, 3).shape, tg.ones((2,)).tolist(), tg.arange(0, 1, 0.25).tolist()
 ((2, 3), [1.0, 1.0], [0.0, 0.25, 0.5, 0.75])
+>>> tg.tensor([[1, 2]], requires_grad=True).dtype
+dtype('float64')
 >>> _ = tg.manual_seed(0)
 >>> a = tg.randn(3)
 >>> _ = tg.manual_seed(0)
@@ -60,6 +62,13 @@ def _size(size: tuple[Any, ...]) -> tuple[int, ...]:
 def _made(data: Any, dtype: Any, requires_grad: bool) -> Tensor:
     array = np.asarray(data, dtype=np.float64 if dtype is None else dtype)
     return Tensor(array, requires_grad=requires_grad)
+
+
+def tensor(data: Any, dtype: Any = None, requires_grad: bool = False) -> Tensor:
+    """A new leaf holding a copy of ``data`` (numbers, nested lists, an array, a Tensor), as
+    ``torch.tensor``: float64 unless ``data`` is already float32/float16 or ``dtype`` says."""
+    made = Tensor(data.data if isinstance(data, Tensor) else data)  # a copy, as torch.tensor's
+    return _made(made.data, dtype or made.dtype, requires_grad)
 
 
 def zeros(*size: Any, dtype: Any = None, requires_grad: bool = False) -> Tensor:

@@ -1,8 +1,12 @@
-"""A Tensor's shape methods in PyTorch's spelling: ``permute``, ``view``, ``flatten``,
-``squeeze``, ``unsqueeze``, ``expand``, ``repeat``, ``flip``, ``roll``, ``split``, ``chunk``,
-``tril``, ``triu``, ``diagonal`` and ``gather``. Each is made of the registry's ops
-(``reshape``, ``transpose``, ``broadcast_to``, ``getitem``, ``where``), so its gradient is
-theirs: moved back, summed over repeats, nothing for what a mask drops.
+"""A Tensor's shape methods in PyTorch's spelling: ``reshape``, ``transpose``, ``permute``,
+``view``, ``flatten``, ``squeeze``, ``unsqueeze``, ``expand``, ``repeat``, ``flip``, ``roll``,
+``split``, ``chunk``, ``tril``, ``triu``, ``diagonal`` and ``gather``. Each is made of the
+registry's ops (``reshape``, ``transpose``, ``broadcast_to``, ``getitem``, ``where``), so its
+gradient is theirs: moved back, summed over repeats, nothing for what a mask drops.
+
+A dim is read as PyTorch reads it: an int (a NumPy integer too, not a bool nor a float: a
+TypeError), negative from the end, outside the Tensor's axes an IndexError; a Tensor of no axes
+takes 0 and -1, as if it had one (``x.transpose(0, 0)`` on a number is the number).
 
 >>> import topograd as tg
 >>> t = tg.arange(6.0).view(2, 3)
@@ -15,19 +19,51 @@ theirs: moved back, summed over repeats, nothing for what a mask drops.
 from __future__ import annotations
 
 import math
-from typing import Any
+import operator
+from typing import Any, Self, cast
 
 import numpy as np
-from numpy.lib.array_utils import normalize_axis_index
 
 from ..ops.selection import select
 from ..ops.shapes import broadcast_to, getitem, reshape, transpose
 
 
-def as_sizes(given: tuple[Any, ...]) -> tuple[int, ...]:
-    """Sizes given as PyTorch takes them: ``f(2, 3)`` or ``f((2, 3))``."""
+def whole(n: Any, what: str = "a dim") -> int:
+    """An int given as a dim or a size: a Python or NumPy integer, as PyTorch takes one; a bool
+    or a float is refused with a TypeError, as PyTorch refuses them.
+
+    >>> whole(2), whole(-1)
+    (2, -1)
+    """
+    if not isinstance(n, (bool, np.bool_)):
+        try:
+            return operator.index(n)
+        except TypeError:
+            pass
+    raise TypeError(f"{what} must be an int, not {type(n).__name__}")
+
+
+def dim_index(dim: Any, ndim: int, what: str = "a dim") -> int:
+    """``dim`` of a Tensor of ``ndim`` axes, counted from 0 (a negative one from the end); a
+    Tensor of no axes takes 0 and -1, as PyTorch's. Outside: an IndexError, as PyTorch's (and
+    NumPy's AxisError, which is one).
+
+    >>> dim_index(-1, 3), dim_index(-1, 0)
+    (2, 0)
+    """
+    at, span = whole(dim, what), max(ndim, 1)
+    if not -span <= at < span:
+        raise np.exceptions.AxisError(
+            f"axis {at} is out of bounds for a Tensor of {ndim} axes: Dimension out of range "
+            f"(expected to be in range of [{-span}, {span - 1}], but got {at})"
+        )
+    return at % span
+
+
+def as_sizes(given: tuple[Any, ...], what: str = "a size") -> tuple[int, ...]:
+    """Sizes given as PyTorch takes them: ``f(2, 3)`` or ``f((2, 3))``, each an int."""
     found = given[0] if len(given) == 1 and isinstance(given[0], (tuple, list)) else given
-    return tuple(int(n) for n in found)
+    return tuple(whole(n, what) for n in found)
 
 
 class Shapes:
@@ -36,12 +72,57 @@ class Shapes:
     __slots__ = ()
     data: np.ndarray[Any, Any]
 
-    def _axis(self, dim: int, extra: int = 0) -> int:
-        return normalize_axis_index(int(dim), self.data.ndim + extra)
+    def _axis(self, dim: Any, extra: int = 0) -> int:
+        return dim_index(dim, self.data.ndim + extra)
+
+    def size(self, dim: Any = None) -> Any:
+        """The shape (PyTorch's name), or the length along ``dim``."""
+        shape = tuple(self.data.shape)
+        if dim is None:
+            return shape
+        if not shape:  # PyTorch's size(0) of a number is refused
+            raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
+        return shape[self._axis(dim)]
+
+    def reshape(self, *shape: Any) -> Self:
+        """The same elements in another shape (-1: what is left): ``reshape(2, 3)`` or
+        ``reshape((2, 3))``."""
+        return cast(Self, reshape(self, shape=as_sizes(shape)))
+
+    def transpose(self, *axes: Any, dim0: Any = None, dim1: Any = None) -> Self:
+        """PyTorch's: the two dims given (``x.transpose(0, 1)``, or by name ``dim0=``, ``dim1=``)
+        exchanged, as ``swapaxes``; NumPy's: the axes in the order given as one tuple
+        (reversed where none is given)."""
+        if dim0 is not None or dim1 is not None:
+            if dim1 is None or len(axes) + (dim0 is not None) != 1:
+                raise TypeError("transpose() takes two dims, dim0 and dim1, each once")
+            return self.swapaxes(axes[0] if axes else dim0, dim1)
+        if len(axes) == 2 and not any(isinstance(a, (tuple, list)) for a in axes):
+            return self.swapaxes(*axes)
+        given = tuple(axes[0]) if len(axes) == 1 and isinstance(axes[0], (tuple, list)) else axes
+        order = tuple(self._axis(a) for a in given)
+        if sorted(order) != list(range(self.data.ndim)):
+            if given:
+                raise ValueError(f"axes {given} are not a permutation of {self.data.ndim} axes")
+            order = tuple(reversed(range(self.data.ndim)))
+        return cast(Self, transpose(self, axes=order))
+
+    def swapaxes(self, axis0: Any, axis1: Any) -> Self:
+        """The two axes exchanged (a Tensor of no axes as it is, a new node, as PyTorch's)."""
+        a, b = self._axis(axis0), self._axis(axis1)
+        order = list(range(self.data.ndim))
+        if order:
+            order[a], order[b] = order[b], order[a]
+        return cast(Self, transpose(self, axes=tuple(order)))
+
+    @property
+    def T(self) -> Self:  # noqa: N802 - PyTorch's and NumPy's name
+        """The axes in reverse order."""
+        return self.transpose()
 
     def permute(self, *dims: Any) -> Any:
         """The axes in the order ``dims`` gives (PyTorch's name for transpose(axes))."""
-        order = tuple(self._axis(d) for d in as_sizes(dims))
+        order = tuple(self._axis(d) for d in as_sizes(dims, "permute(): a dim"))
         if sorted(order) != list(range(self.data.ndim)):
             raise ValueError(
                 f"permute(): {as_sizes(dims)} is not an order of {self.data.ndim} axes"
@@ -61,9 +142,9 @@ class Shapes:
     def flatten(self, start_dim: int = 0, end_dim: int = -1) -> Any:
         """The axes from ``start_dim`` to ``end_dim`` (both included) as one."""
         shape = self.data.shape
+        a, b = self._axis(start_dim), self._axis(end_dim)
         if not shape:
             return reshape(self, shape=(1,))
-        a, b = self._axis(start_dim), self._axis(end_dim)
         if a > b:
             raise ValueError("flatten(): start_dim cannot come after end_dim")
         return reshape(self, shape=(*shape[:a], math.prod(shape[a : b + 1]), *shape[b + 1 :]))
@@ -71,12 +152,12 @@ class Shapes:
     def squeeze(self, dim: Any = None) -> Any:
         """Without the axes of length 1 (only those ``dim`` names, where it is given)."""
         shape = self.data.shape
-        if not shape:
-            return reshape(self, shape=())
         named = (
             range(len(shape)) if dim is None else dim if isinstance(dim, (tuple, list)) else [dim]
         )
         dropped = {self._axis(d) for d in named}
+        if not shape:
+            return reshape(self, shape=())
         kept = tuple(n for k, n in enumerate(shape) if not (k in dropped and n == 1))
         return reshape(self, shape=kept)
 
@@ -112,9 +193,12 @@ class Shapes:
 
     def flip(self, *dims: Any) -> Any:
         """The elements in reverse order along each axis of ``dims``."""
+        axes = [self._axis(d) for d in as_sizes(dims, "flip(): a dim")]
+        if len(set(axes)) != len(axes):
+            raise RuntimeError(f"flip(): a dim appears more than once in {as_sizes(dims)}")
         index = [slice(None)] * self.data.ndim
-        for d in as_sizes(dims):
-            index[self._axis(d)] = slice(None, None, -1)
+        for at in axes if self.data.ndim else []:  # a number flipped is itself
+            index[at] = slice(None, None, -1)
         return getitem(self, index=tuple(index))
 
     def roll(self, shifts: Any, dims: Any = None) -> Any:

@@ -11,9 +11,11 @@ the registry's ``einsum`` (whose gradient is einsum again).
 
 from __future__ import annotations
 
-import string
+import math
 from collections.abc import Sequence
 from typing import Any
+
+from numpy.lib.array_utils import normalize_axis_index
 
 from ..ops import einsum as entry
 from .tensor import Operand, Tensor, as_tensor
@@ -69,27 +71,60 @@ def outer(x: Operand, y: Operand) -> Tensor:
 
 def tensordot(x: Operand, y: Operand, dims: Any = 2) -> Tensor:
     """x and y contracted over ``dims``: the last n axes of x with the first n of y (an int), or
-    the axes listed for each (``([1, 0], [0, 1])``), as torch.tensordot."""
+    the axes listed for each (``([1, 0], [0, 1])``, each from -ndim to ndim - 1, none twice),
+    as torch.tensordot."""
     a, b = as_tensor(x), as_tensor(y)
-    if isinstance(dims, int):
-        if not 0 <= dims <= min(a.ndim, b.ndim):
-            raise ValueError(f"tensordot(): dims={dims} for {a.ndim}-d and {b.ndim}-d Tensors")
-        pairs = list(zip(range(a.ndim - dims, a.ndim), range(dims)))
-    else:
-        first, second = (list(map(int, d)) if isinstance(d, Sequence) else [int(d)] for d in dims)
-        if len(first) != len(second):
-            raise ValueError(f"tensordot(): {len(first)} axes of x against {len(second)} of y")
-        pairs = [(i % a.ndim, j % b.ndim) for i, j in zip(first, second)]
-    names = iter(string.ascii_lowercase)
-    ours = [next(names) for _ in range(a.ndim)]
-    theirs = [next(names) for _ in range(b.ndim)]
+    pairs = _pairs(dims, a.ndim, b.ndim)
     for i, j in pairs:
         if a.shape[i] != b.shape[j]:
             raise ValueError(
                 f"tensordot(): axis {i} of x ({a.shape[i]}) and {j} of y ({b.shape[j]})"
             )
+    if a.ndim + b.ndim - len(pairs) > len(entry.ORDER):  # more axes than letters
+        return _by_matmul(a, b, pairs)
+    names = iter(entry.ORDER)
+    ours = [next(names) for _ in range(a.ndim)]
+    theirs = [""] * b.ndim
+    for i, j in pairs:
         theirs[j] = ours[i]
+    theirs = [c or next(names) for c in theirs]
     contracted = {ours[i] for i, _ in pairs}
     out = [c for c in ours if c not in contracted] + [c for c in theirs if c not in contracted]
     equation = f"{''.join(ours)},{''.join(theirs)}->{''.join(out)}"
     return entry.einsum(a, b, equation=equation)  # type: ignore[no-any-return]
+
+
+def _pairs(dims: Any, ndim_a: int, ndim_b: int) -> list[tuple[int, int]]:
+    """The axes ``dims`` contracts, as (axis of x, axis of y) pairs, each in 0..ndim-1."""
+    if isinstance(dims, int):
+        if not 0 <= dims <= min(ndim_a, ndim_b):
+            raise ValueError(f"tensordot(): dims={dims} for {ndim_a}-d and {ndim_b}-d Tensors")
+        return list(zip(range(ndim_a - dims, ndim_a), range(dims)))
+    first, second = (list(map(int, d)) if isinstance(d, Sequence) else [int(d)] for d in dims)
+    if len(first) != len(second):
+        raise ValueError(f"tensordot(): {len(first)} axes of x against {len(second)} of y")
+    pairs = [
+        (normalize_axis_index(i, ndim_a), normalize_axis_index(j, ndim_b))
+        for i, j in zip(first, second)
+    ]
+    for which, axes in (("x", [i for i, _ in pairs]), ("y", [j for _, j in pairs])):
+        if len(set(axes)) < len(axes):
+            repeated = next(n for n in axes if axes.count(n) > 1)
+            raise ValueError(f"tensordot(): axis {repeated} of {which} is contracted twice")
+    return pairs
+
+
+def _by_matmul(a: Tensor, b: Tensor, pairs: list[tuple[int, int]]) -> Tensor:
+    """tensordot as one matrix product, for more axes than einsum has letters: each operand's
+    axes moved (kept ones and contracted ones apart) and flattened to a matrix."""
+    ours, theirs = [i for i, _ in pairs], [j for _, j in pairs]
+    free_a = [k for k in range(a.ndim) if k not in ours]
+    free_b = [k for k in range(b.ndim) if k not in theirs]
+    rows, inner, columns = (
+        math.prod(shape[k] for k in axes)
+        for shape, axes in ((a.shape, free_a), (a.shape, ours), (b.shape, free_b))
+    )
+    left = a.permute(*free_a, *ours).reshape(rows, inner)
+    right = b.permute(*theirs, *free_b).reshape(inner, columns)
+    product = entry.einsum(left, right, equation="ij,jk->ik")
+    return product.reshape(*(a.shape[k] for k in free_a), *(b.shape[k] for k in free_b))  # type: ignore[no-any-return]

@@ -26,7 +26,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from ..ops.convolution import Pair, blocks, pair, pooled, reach
+from ..ops.geometry import Pair, counts, geometry, pair, pool_geometry, reach
 
 Array = np.ndarray[Any, Any]
 
@@ -75,15 +75,10 @@ def windows(
 ) -> Windows:
     """The windows over an image of ``size``: a convolution's (``ceil_mode`` None), or a
     pool's (stride None: the kernel's)."""
-    kernel = pair(kernel_size, "kernel_size")
-    steps = pair(kernel if stride is None else stride, "stride")
-    pads, spacing = pair(padding, "padding"), pair(dilation, "dilation")
-    found = []
-    for n, k, s, p, d in zip(size, kernel, steps, pads, spacing):
-        found.append(
-            blocks(n, k, s, p, d) if ceil_mode is None else pooled(n, k, s, p, d, ceil_mode)
-        )
-    return Windows(kernel, steps, pads, spacing, (found[0], found[1]))
+    pool = ceil_mode is not None
+    window = (pool_geometry if pool else geometry)(kernel_size, stride, padding, dilation)
+    kernel, steps, pads, spacing = window.values()  # in GEOMETRY's order
+    return Windows(kernel, steps, pads, spacing, counts(size, window, ceil_mode))
 
 
 def images_last(x: Array, trailing: int) -> Array:

@@ -22,7 +22,6 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
-from numpy.lib.array_utils import normalize_axis_index
 
 from ..autograd import engine
 from ..autograd.modes import grad_mode, place
@@ -33,7 +32,7 @@ from ..ops.elementary import power
 from ..ops.linalg import matmul
 from ..ops.methods import Methods
 from ..ops.rounding import clamp
-from ..ops.shapes import broadcast_to, getitem, reshape, transpose
+from ..ops.shapes import broadcast_to, getitem
 from .arrays import as_array, index_array, kernel, same_dtype
 from .inplace import InPlace
 from .pointwise import Pointwise
@@ -183,10 +182,6 @@ class Tensor(InPlace, Reductions, Shapes, Pointwise, Methods):
         """The number of elements."""
         return int(self.data.size)
 
-    def size(self, dim: int | None = None) -> Any:
-        """The shape (PyTorch's name), or the length along ``dim``."""
-        return self.shape if dim is None else self.shape[normalize_axis_index(dim, self.ndim)]
-
     def requires_grad_(self, requires_grad: bool = True) -> Tensor:
         """Make this leaf want a gradient (or not), in place, as PyTorch's; a Tensor made by an
         op wants one as its inputs do."""
@@ -260,35 +255,6 @@ class Tensor(InPlace, Reductions, Shapes, Pointwise, Methods):
         return self.abs()
 
     # Shapes and indexing.
-
-    def reshape(self, *shape: Any) -> Tensor:
-        target = (
-            tuple(shape[0]) if len(shape) == 1 and isinstance(shape[0], (tuple, list)) else shape
-        )
-        return _apply(reshape, self, shape=tuple(int(n) for n in target))
-
-    def transpose(self, *axes: Any) -> Tensor:
-        """NumPy's: the axes in the order given (reversed if none); PyTorch's: two dims given
-        apart, ``x.transpose(0, 1)``, exchanged (as ``swapaxes``)."""
-        if len(axes) == 2 and all(isinstance(a, (int, np.integer)) for a in axes):
-            return self.swapaxes(*axes)
-        given = tuple(axes[0]) if len(axes) == 1 and isinstance(axes[0], (tuple, list)) else axes
-        order = tuple(normalize_axis_index(int(a), self.ndim) for a in given)
-        if sorted(order) != list(range(self.ndim)):
-            if given:
-                raise ValueError(f"axes {given} are not a permutation of {self.ndim} axes")
-            order = tuple(reversed(range(self.ndim)))
-        return _apply(transpose, self, axes=order)
-
-    def swapaxes(self, a: int, b: int) -> Tensor:
-        order = list(range(self.ndim))
-        a, b = (normalize_axis_index(int(n), self.ndim) for n in (a, b))
-        order[a], order[b] = order[b], order[a]
-        return self.transpose(tuple(order))
-
-    @property
-    def T(self) -> Tensor:  # noqa: N802 - PyTorch's and NumPy's name
-        return self.transpose()
 
     def broadcast_to(self, shape: tuple[int, ...]) -> Tensor:
         return _apply(broadcast_to, self, shape=tuple(shape))

@@ -15,6 +15,7 @@ from .creation import (
     ones_like,
     rand,
     randn,
+    tensor,
     zeros,
     zeros_like,
 )
@@ -48,6 +49,7 @@ __all__ = [
     "randn",
     "softmax",
     "stack",
+    "tensor",
     "tensordot",
     "where",
     "zeros",

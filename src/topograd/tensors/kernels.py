@@ -9,6 +9,7 @@ array([ 0., -0.,  2.])
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -211,41 +212,67 @@ def cross_entropy(z: Array, targets: Array) -> Array:
     return np.asarray(-log_softmax(z, 1)[np.arange(len(targets)), targets].mean())
 
 
+def _wide(x: Any) -> Any:
+    """float16 as float32, in which PyTorch computes its half-precision activations (and then
+    rounds); any other dtype as it is."""
+    x = np.asarray(x)
+    return x.astype(np.float32) if x.dtype == np.float16 else x
+
+
+def _libm(f: Callable[[Array], Array], w: Array, x: Array) -> Array:
+    """``f`` of ``w``; where ``x`` is float16, the float32 of it rounded from float64, as the C
+    library's float functions give it (NumPy's own float32 tanh and exp may be an ulp off, which
+    the cancellation in 1 + tanh or 1 - tanh² magnifies in half precision)."""
+    return f(w.astype(np.float64)).astype(np.float32) if x.dtype == np.float16 else f(w)
+
+
 def gelu(x: Array) -> Array:
-    """x · ½ (1 + erf(x / √2)), in PyTorch's order."""
-    return x * 0.5 * (1.0 + erf(x * GELU_ALPHA))
+    """x · ½ (1 + erf(x / √2)), in PyTorch's order (float16 through float32, as PyTorch's)."""
+    w = _wide(x)
+    return np.asarray(w * 0.5 * (1.0 + erf(w * GELU_ALPHA)), dtype=x.dtype)
 
 
 def gelu_tanh(x: Array) -> Array:
-    """½ x (1 + tanh(√(2/π) (x + 0.044715 x³))), in PyTorch's order."""
-    inner = GELU_TANH_BETA * (x + GELU_KAPPA * (x * x * x))
-    return 0.5 * x * (1.0 + np.tanh(inner))
+    """½ x (1 + tanh(√(2/π) (x + 0.044715 x³))), in PyTorch's order (float16 through
+    float32)."""
+    w = _wide(x)
+    inner = GELU_TANH_BETA * (w + GELU_KAPPA * (w * w * w))
+    return np.asarray(0.5 * w * (1.0 + _libm(np.tanh, inner, x)), dtype=x.dtype)
 
 
 def gelu_backward(g: Array, x: Array) -> Array:
-    """g (Φ(x) + x φ(x)), as PyTorch's g * (cdf + x * pdf)."""
-    cdf = 0.5 * (1.0 + erf(x * GELU_ALPHA))
-    pdf = GELU_BETA * np.exp(x * x * -0.5)
-    return g * (cdf + x * pdf)
+    """g (Φ(x) + x φ(x)), as PyTorch's g * (cdf + x * pdf) (float16 through float32)."""
+    w = _wide(x)
+    cdf = 0.5 * (1.0 + erf(w * GELU_ALPHA))
+    pdf = GELU_BETA * _libm(np.exp, w * w * -0.5, x)
+    return np.asarray(_wide(g) * (cdf + w * pdf), dtype=np.result_type(g, x))
 
 
 def gelu_tanh_backward(g: Array, x: Array) -> Array:
-    """g times the derivative of GELU's tanh form, in PyTorch's order."""
-    x_sq = x * x
-    t = np.tanh(GELU_TANH_BETA * (x + GELU_KAPPA * (x_sq * x)))
-    inner_derivative = GELU_TANH_BETA * (1.0 + 3.0 * GELU_KAPPA * x_sq)
-    return g * (0.5 * (1.0 + t) + 0.5 * x * (1.0 - t * t) * inner_derivative)
+    """g times the derivative of GELU's tanh form, in PyTorch's order (float16 through
+    float32; 3 · 0.044715 rounded to the dtype it is computed in, as PyTorch's)."""
+    w = _wide(x)
+    x_sq = w * w
+    t = _libm(np.tanh, GELU_TANH_BETA * (w + GELU_KAPPA * (x_sq * w)), x)
+    three_kappa = w.dtype.type(3.0) * w.dtype.type(GELU_KAPPA)
+    inner_derivative = GELU_TANH_BETA * (1.0 + three_kappa * x_sq)
+    found = _wide(g) * (0.5 * (1.0 + t) + 0.5 * w * (1.0 - t * t) * inner_derivative)
+    return np.asarray(found, dtype=np.result_type(g, x))
 
 
 def silu(x: Array) -> Array:
-    """x / (1 + e^-x), as PyTorch's (e^-x may overflow to inf: x / inf)."""
-    return x / (1.0 + np.exp(-x))
+    """x / (1 + e^-x), as PyTorch's (e^-x may overflow to inf: x / inf; float16 through
+    float32)."""
+    w = _wide(x)
+    return np.asarray(w / (1.0 + _libm(np.exp, -w, x)), dtype=x.dtype)
 
 
 def elu(x: Array, alpha: float = 1.0) -> Array:
-    """x where x > 0 (and at nan), else alpha (e^x - 1)."""
+    """alpha (e^x - 1) where x < 0, else x itself: at ±0.0 and nan too, as PyTorch's
+    (alpha (e^-0.0 - 1) would lose the sign of -0.0 for a negative alpha, and np.minimum
+    that of -0.0 for any)."""
     below = np.expm1(np.minimum(x, np.zeros((), x.dtype))) * np.asarray(alpha, x.dtype)
-    return np.where((x > 0) | np.isnan(x), x, below)
+    return np.asarray(np.where(x < 0, below, x))
 
 
 def elu_backward(g: Array, x: Array, alpha: float = 1.0) -> Array:
@@ -255,13 +282,13 @@ def elu_backward(g: Array, x: Array, alpha: float = 1.0) -> Array:
 
 
 def maximum(x: Array, y: Array) -> Array:
-    """The larger, nan if either is; the first at a tie of -0.0 and 0.0 (PyTorch's own choice
-    at a tie depends on its code path: see the entry)."""
+    """The larger, nan if either is; at a tie of -0.0 and 0.0 the first, x, always (PyTorch's
+    choice there depends on its code path: x for a few elements, y in its vectorised loop)."""
     return np.where((x < y) | np.isnan(y), y, x)
 
 
 def minimum(x: Array, y: Array) -> Array:
-    """The smaller, nan if either is; the first at a tie of -0.0 and 0.0."""
+    """The smaller, nan if either is; at a tie of -0.0 and 0.0 the first, x, always."""
     return np.where((y < x) | np.isnan(y), y, x)
 
 

@@ -1,0 +1,249 @@
+"""``Function``: a custom op on Tensors written as PyTorch's ``torch.autograd.Function``, a
+``forward`` and a ``backward`` of static methods sharing a context, applied with ``apply``.
+
+Each subclass becomes a custom entry of the registry on its first use, named after the class
+(with a number after it where that name is taken: a Function never shadows another op), so
+``gradcheck`` names it when its backward is wrong, and anomaly mode, ``no_grad`` and the
+drawings treat it as any op. The entry goes when the class does.
+
+>>> import topograd as tg
+>>> class Cube(tg.Function):
+...     @staticmethod
+...     def forward(ctx, x):
+...         ctx.save_for_backward(x)
+...         return x * x * x
+...     @staticmethod
+...     def backward(ctx, grad):
+...         (x,) = ctx.saved_tensors
+...         return grad * 3 * x * x
+>>> x = tg.Tensor([1.0, 2.0], requires_grad=True)
+>>> Cube.apply(x).sum().backward()
+>>> x.grad.tolist()
+[3.0, 12.0]
+"""
+
+from __future__ import annotations
+
+import copy
+import weakref
+from typing import Any
+
+import numpy as np
+
+from ..autograd.modes import no_grad
+from ..autograd.registry import ANY, OPS, VARIADIC, Op, add
+from ..ops.rounding import astype
+from .broadcast import unbroadcast
+from .tensor import Tensor, make
+
+# Each Function subclass's entry, made on its first use; weak, so that a class defined in a
+# loop (or a test) is freed, and its entry with it. The entry holds no reference to the class:
+# a node gets it in its parameters, so a graph keeps its Functions alive, and nothing else does.
+_ENTRIES: weakref.WeakKeyDictionary[type, Op] = weakref.WeakKeyDictionary()
+
+# Where each of several outputs lies in the one node that holds them all, one after the other,
+# flattened: (start, end, shape, dtype).
+Part = tuple[int, int, tuple[int, ...], np.dtype[Any]]
+
+
+class FunctionCtx:
+    """What ``forward`` leaves for ``backward``: ``save_for_backward`` and ``saved_tensors``,
+    ``needs_input_grad`` (one bool per argument of ``apply``), and any attribute set on it.
+    An output of ``forward`` saved for backward comes back as that output, so that under
+    ``create_graph=True`` gradients flow through it (PyTorch's exp: ``grad * out``)."""
+
+    def __init__(self, needs: tuple[bool, ...]) -> None:
+        self.needs_input_grad = needs
+        self.saved: tuple[Any, ...] = ()
+        self._outputs: dict[int, int] = {}  # saved position -> which output of forward it is
+
+    def save_for_backward(self, *tensors: Any) -> None:
+        """Keep Tensors (or None) for ``backward``."""
+        for t in tensors:
+            if t is not None and not isinstance(t, Tensor):
+                raise TypeError(
+                    f"save_for_backward() takes Tensors or None, not {type(t).__name__}"
+                )
+        self.saved = tensors
+
+    @property
+    def saved_tensors(self) -> tuple[Any, ...]:
+        return self.saved
+
+
+class Function:
+    """Subclass it with ``forward(ctx, *args)`` (Tensors in, run without a graph, a Tensor or
+    array out, or a tuple of them) and ``backward(ctx, *grads)`` (one gradient per output in,
+    one per argument of ``forward`` out, None for a non-Tensor one or one that gets none; a
+    gradient in a shape the argument broadcasts to is summed back to it), both static
+    methods; call ``apply(*args)``. Under ``create_graph=True``, ``backward`` runs with the
+    graph recorded, so written with topograd's ops it gives higher derivatives."""
+
+    @staticmethod
+    def forward(ctx: FunctionCtx, *args: Any) -> Any:
+        raise NotImplementedError("a Function defines forward(ctx, *args)")
+
+    @staticmethod
+    def backward(ctx: FunctionCtx, *grads: Any) -> Any:
+        raise NotImplementedError("a Function defines backward(ctx, *grads)")
+
+    @classmethod
+    def apply(cls, *args: Any) -> Any:
+        """Run ``forward`` and record one node whose rule is ``backward``: a Tensor, or a
+        tuple of Tensors where ``forward`` returns a tuple (each a piece of that one node)."""
+        ctx = FunctionCtx(tuple(isinstance(a, Tensor) and a.requires_grad for a in args))
+        with no_grad():
+            out = cls.forward(ctx, *args)
+        outs = out if isinstance(out, tuple) else (out,)
+        if not outs:
+            raise TypeError(f"{cls.__name__}.forward returned an empty tuple")
+        datas = [_floats(cls, o) for o in outs]
+        ctx._outputs = {
+            i: k
+            for i, t in enumerate(ctx.saved)
+            for k, o in enumerate(outs)
+            if t is o and t is not None and not any(t is a for a in args)
+        }
+        positions = tuple(i for i, a in enumerate(args) if isinstance(a, Tensor))
+        inputs = [args[i] for i in positions]
+        others = tuple(None if i in positions else a for i, a in enumerate(args))
+        layout = _layout(datas) if isinstance(out, tuple) else None
+        params: dict[str, Any] = {"cls": cls, "ctx": ctx, "positions": positions}
+        params.update(others=others, layout=layout)
+        node = make(_joined(datas, layout), _entry(cls), inputs, params)
+        return node if layout is None else tuple(_cut(node, part) for part in layout)
+
+
+def _floats(cls: type, out: Any) -> Any:
+    data = out.data if isinstance(out, Tensor) else np.asarray(out)
+    if data.dtype.kind != "f":
+        raise TypeError(
+            f"{cls.__name__}.forward must return floats (a Tensor, an array or a tuple of them)"
+            f", got {data.dtype}"
+        )
+    return data
+
+
+def _layout(datas: list[Any]) -> tuple[Part, ...]:
+    ends = np.cumsum([0, *(d.size for d in datas)])
+    return tuple(
+        (int(a), int(b), tuple(d.shape), d.dtype) for a, b, d in zip(ends, ends[1:], datas)
+    )
+
+
+def _joined(datas: list[Any], layout: tuple[Part, ...] | None) -> Any:
+    """The node's data: the one output, or all of them flattened one after the other."""
+    return datas[0] if layout is None else np.concatenate([d.ravel() for d in datas])
+
+
+def _cut(joined: Any, part: Part) -> Any:
+    """One output (or its gradient) out of the node's (array or Tensor), in its dtype."""
+    start, end, shape, dtype = part
+    piece = joined[start:end].reshape(shape)
+    return piece if piece.dtype == dtype else astype(piece, dtype=dtype)
+
+
+def _entry(cls: type[Function]) -> Op:
+    """The registry's entry for a Function subclass, made on its first use, under a name no
+    other op has: the class's, or the class's with a number after it."""
+    op = _ENTRIES.get(cls)
+    if op is None:
+        name, count = cls.__name__, 1
+        while name in OPS:
+            count += 1
+            name = f"{cls.__name__}_{count}"
+        op = Op(
+            name,
+            _backward,
+            VARIADIC,
+            f"{cls.__qualname__}.forward, defined by the user",
+            f"{cls.__qualname__}.backward",
+            None,
+            _forward,
+            domain=(ANY,),
+            custom=True,
+        )
+        add(op)
+        _ENTRIES[cls] = op
+        weakref.finalize(cls, _forget, op)
+    return op
+
+
+def _forget(op: Op) -> None:
+    """A Function's entry leaves the registry with its class (unless replaced since)."""
+    if OPS.get(op.name) is op:
+        del OPS[op.name]
+
+
+def _forward(
+    *arrays: Any,
+    cls: type[Function],
+    ctx: FunctionCtx,
+    positions: tuple[int, ...],
+    others: tuple[Any, ...],
+    layout: tuple[Part, ...] | None,
+) -> Any:
+    """A Function's ``forward`` on arrays, the other arguments as ``apply`` was given them:
+    what gradcheck runs to find a faulty ``backward``."""
+    args = list(others)
+    for i, array in zip(positions, arrays, strict=True):
+        args[i] = Tensor(array)
+    with no_grad():
+        out = cls.forward(FunctionCtx(ctx.needs_input_grad), *args)
+    outs = out if isinstance(out, tuple) else (out,)
+    return _joined([_floats(cls, o) for o in outs], layout)
+
+
+def _backward(
+    grad: Any,
+    *args: Any,
+    cls: type[Function],
+    ctx: FunctionCtx,
+    positions: tuple[int, ...],
+    others: tuple[Any, ...],
+    layout: tuple[Part, ...] | None,
+) -> tuple[Any, ...]:
+    """A Function's ``backward`` as a rule: its gradients for the Tensor arguments, each
+    summed back to its argument's shape."""
+    recording = isinstance(grad, Tensor)  # create_graph: the rule sees nodes
+    out = args[-1]  # under create_graph, the node itself: a saved output is it, or a piece
+    grads = (grad,) if layout is None else tuple(_cut(grad, part) for part in layout)
+    saved = list(ctx.saved)
+    for i, k in ctx._outputs.items():
+        saved[i] = out if layout is None else _cut(out, layout[k])
+    view = copy.copy(ctx)  # the same context, with its outputs for this backward
+    if recording:
+        view.saved = tuple(saved)
+        found = cls.backward(view, *grads)
+    else:
+        view.saved = tuple(Tensor(s) if i in ctx._outputs else s for i, s in enumerate(saved))
+        with no_grad():
+            found = cls.backward(view, *(Tensor(g) for g in grads))
+    if not isinstance(found, (tuple, list)):
+        found = (found,)
+    count = len(ctx.needs_input_grad)
+    if len(found) != count:
+        raise TypeError(
+            f"{cls.__name__}.backward returned {len(found)} gradient(s) for "
+            f"{count} argument(s) of forward"
+        )
+    picked = [_summed(cls, found[i], x, i) for i, x in zip(positions, args[:-1], strict=True)]
+    if recording:
+        return tuple(picked)
+    return tuple(g.data if isinstance(g, Tensor) else g for g in picked)
+
+
+def _summed(cls: type, grad: Any, x: Any, index: int) -> Any:
+    """``grad`` summed back to the shape of argument ``x`` where that shape broadcasts to it,
+    as PyTorch's ``validate_outputs``; refused, as there, where it does not."""
+    shape, found = tuple(x.shape), tuple(getattr(grad, "shape", ()))
+    if grad is None or not hasattr(grad, "shape") or found == shape:
+        return grad
+    if len(found) < len(shape) or any(
+        n not in (m, 1) for n, m in zip(reversed(shape), reversed(found))
+    ):
+        raise RuntimeError(
+            f"Function {cls.__name__}.backward returned an invalid gradient at index {index} - "
+            f"got {list(found)} but expected shape compatible with {list(shape)}"
+        )
+    return unbroadcast(grad, shape)
