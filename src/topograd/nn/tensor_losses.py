@@ -25,8 +25,8 @@ from typing import Any
 import numpy as np
 
 from ..autograd.modes import is_grad_enabled
+from ..ops.softmax import cross_entropy as fused_cross_entropy
 from ..tensors import Tensor
-from ..tensors.functions import cross_entropy as fused_cross_entropy
 from ..tensors.functions import log_softmax, where
 from ..tensors.tensor import as_tensor, constant
 from .embedding import indices_of
@@ -185,7 +185,7 @@ def cross_entropy(
     if x.ndim == 2 and w is None and reduction == "mean" and not label_smoothing:
         t, counted = _checked_targets(x, target, ignore_index)
         if counted.all() and x.shape[0]:  # the plain case: the fused node, the same numbers
-            return fused_cross_entropy(x, t)
+            return fused_cross_entropy(x, constant(t))  # type: ignore[no-any-return]
     logp = log_softmax(x, axis)
     nll = nll_loss(logp, target, w, ignore_index=ignore_index, reduction=reduction)
     if not label_smoothing:

@@ -22,7 +22,10 @@ from .creation import (
 from .function import Function, FunctionCtx
 from .functions import concatenate, cross_entropy, log_softmax, mse_loss, softmax, stack, where
 from .kind import TENSOR as TENSOR  # the kind registers itself with the engine
+from .memory import keep_freed_memory
 from .tensor import Tensor
+
+keep_freed_memory()  # glibc keeps a training step's memory for the next step (memory.py)
 
 __all__ = [
     "Function",
