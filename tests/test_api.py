@@ -176,6 +176,9 @@ USES: dict[str, Callable[[], bool]] = {
     "outer": lambda: tg.outer(np.ones(2), np.arange(3.0)).tolist() == [[0.0, 1.0, 2.0]] * 2,
     "tensordot": lambda: tg.tensordot(np.ones((2, 3)), np.ones(3), dims=1).tolist() == [3, 3],
     "Function": _function,
+    "compile": lambda: tg.compile(lambda x: x * x)(tg.Value(3.0)) == 9.0,
+    "GuardError": lambda: issubclass(tg.GuardError, RuntimeError),
+    "TraceError": lambda: issubclass(tg.TraceError, TypeError),
     "tensor": lambda: (
         tg.tensor([[1, 2]], requires_grad=True).requires_grad
         and tg.tensor(np.ones(2, np.float32)).dtype == np.float32

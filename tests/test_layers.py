@@ -26,6 +26,7 @@ ALLOWED: dict[str, set[str]] = {
     "viz": {"autograd", "ops", "scalar"},
     "expr": {"autograd", "ops", "scalar"},
     "func": {"autograd", "ops", "scalar", "tensors"},
+    "compiler": {"autograd", "ops", "scalar", "nn", "optim"},
     "grading": {"verify"},
     "notebook": {"autograd", "scalar", "playground"},
     "train": {"disk", "autograd", "ops", "scalar", "tensors", "nn", "optim"},
@@ -43,6 +44,7 @@ ALLOWED: dict[str, set[str]] = {
         "nn",
         "grading",
         "func",
+        "compiler",
     },
 }
 

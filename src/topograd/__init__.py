@@ -29,6 +29,7 @@ from .train import datasets
 
 if TYPE_CHECKING:
     from . import func
+    from .compiler import GuardError, TraceError, compile  # noqa: A004 - tg.compile
     from .grading import grade
     from .notebook import widget
     from .tensors import (
@@ -66,6 +67,9 @@ if TYPE_CHECKING:
 # the checks and drawings, which a model does not need to run.
 _ON_FIRST_USE = {
     "func": "topograd.func",  # the transforms: a subpackage
+    "compile": "topograd.compiler",
+    "GuardError": "topograd.compiler",
+    "TraceError": "topograd.compiler",
     "Tensor": "topograd.tensors",
     "Function": "topograd.tensors",
     "Generator": "topograd.tensors",
@@ -108,13 +112,16 @@ __all__ = [
     "Function",
     "Generator",
     "GradcheckError",
+    "GuardError",
     "Tensor",
     "TensorGradcheckError",
     "Trace",
+    "TraceError",
     "Value",
     "affine",
     "arange",
     "backward",
+    "compile",
     "concatenate",
     "custom_op",
     "datasets",

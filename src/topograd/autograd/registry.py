@@ -74,6 +74,25 @@ class Difference(NamedTuple):
     region: tuple[float, float] | None = None
 
 
+Names = Sequence[str]
+
+
+class Code(NamedTuple):
+    """An op written as Python on floats, for the source ``tg.compile`` generates. ``forward``
+    is an expression of the operands' names ({0}, {1}); ``rule`` one expression per operand
+    (None: nothing) of the upstream gradient {g}, the operands, the output {out} and {s}, the
+    value of ``shared`` where the contributions share a factor (relu's selection), computed
+    once. For an op of any number of operands, ``forward`` and ``rule`` are functions of the
+    operands' names instead. On floats, each gives the bits ``scalar`` and the rule give (a
+    test holds every entry to it); an op without one is called as its function and its rule.
+    """
+
+    forward: str | Callable[[Names], str] = ""
+    rule: tuple[str | None, ...] | Callable[[Names], Sequence[str | None]] = ()
+    shared: str = ""
+    then: str = ""  # an expression of {out} that replaces it after ``forward`` (relu's cut)
+
+
 class Case(NamedTuple):
     """How ``topograd check`` calls an op on Tensors: input shapes (drawn from the op's
     domain) or ``Given`` inputs, and the op's parameters."""
@@ -94,6 +113,7 @@ class Op:
         "array",
         "batches",
         "cases",
+        "code",
         "custom",
         "derivative",
         "differs",
@@ -131,6 +151,7 @@ class Op:
         saves: tuple[int, ...] | None = None,
         batches: bool = False,
         forward: Callable[..., Any] | None = None,
+        code: Code | None = None,
     ) -> None:
         self.name = name  # the ``.op`` of its results, the method's and the parser's name
         self.rule = rule
@@ -138,7 +159,7 @@ class Op:
         self.maths = maths  # its value, one line: "tanh(x)"
         self.derivative = derivative  # its derivative, one line (the rule's docstring)
         self.scalar = scalar  # the forward on floats, IEEE results
-        # the forward on arrays: the name of a function of tensor/kernels.py or of numpy (a
+        # the forward on arrays: the name of a function of tensors/kernels.py or of numpy (a
         # custom op's: the user's function itself)
         self.array = array
         self.domain = domain  # per input: where tests draw points
@@ -162,6 +183,7 @@ class Op:
         # tangent of each operand (None: none), the operands and the output (on Tensors, for
         # an op applied element by element only)
         self.forward = forward
+        self.code = code  # the op as Python source on floats, for tg.compile (None: calls)
 
     @overload
     def __call__(self, x: T, /) -> T: ...
@@ -230,6 +252,7 @@ def register(
     saves: tuple[int, ...] | None = None,
     batches: bool = False,
     forward: Callable[..., Any] | None = None,
+    code: Code | None = None,
 ) -> Callable[[Rule], Op]:
     """Decorate a rule to make it an entry of the registry; the name then holds the ``Op``,
     so later rules can call it: ``cos(x)``. The rule's docstring is the derivative's maths."""
@@ -253,6 +276,7 @@ def register(
             saves=saves,
             batches=batches,
             forward=forward,
+            code=code,
         )
         add(op)
         return op

@@ -12,7 +12,7 @@ from __future__ import annotations
 import operator
 from typing import Any
 
-from ..autograd.registry import ANY, AWAY_FROM_ZERO, Difference, register
+from ..autograd.registry import ANY, AWAY_FROM_ZERO, Code, Difference, register
 from . import floats
 from .floats import INF, NAN
 from .helpers import data
@@ -28,6 +28,7 @@ from .selection import zeros_like
     torch="torch.add",
     saves=(),
     domain=(ANY, ANY),
+    code=Code("{0} + {1}", ("{g}", "{g}")),
 )
 def add(grad: Any, x: Any, y: Any, out: Any) -> tuple[Any, Any]:
     """1 and 1"""
@@ -42,6 +43,7 @@ def add(grad: Any, x: Any, y: Any, out: Any) -> tuple[Any, Any]:
     symbol="-",
     torch="torch.sub",
     saves=(),
+    code=Code("{0} - {1}", ("{g}", "-{g}")),
     domain=(ANY, ANY),
 )
 def sub(grad: Any, x: Any, y: Any, out: Any) -> tuple[Any, Any]:
@@ -57,6 +59,7 @@ def sub(grad: Any, x: Any, y: Any, out: Any) -> tuple[Any, Any]:
     symbol="*",
     torch="torch.mul",
     saves=(0, 1),
+    code=Code("{0} * {1}", ("{g} * {1}", "{g} * {0}")),
     domain=(ANY, ANY),
 )
 def mul(grad: Any, x: Any, y: Any, out: Any) -> tuple[Any, Any]:
@@ -110,7 +113,14 @@ def div(grad: Any, x: Any, y: Any, out: Any) -> tuple[Any, Any]:
 
 
 @register(
-    "neg", "-x", scalar=operator.neg, array="negative", symbol="-", torch="torch.neg", domain=(ANY,)
+    "neg",
+    "-x",
+    scalar=operator.neg,
+    array="negative",
+    symbol="-",
+    torch="torch.neg",
+    domain=(ANY,),
+    code=Code("-{0}", ("-{g}",)),
 )
 def neg(grad: Any, x: Any, out: Any) -> tuple[Any]:
     """-1"""

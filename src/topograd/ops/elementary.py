@@ -14,7 +14,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from ..autograd.registry import ANY, OUT, POSITIVE, Difference, register
+from ..autograd.registry import ANY, OUT, POSITIVE, Code, Difference, register
 from . import floats
 from .arithmetic import div
 from .floats import INF, NAN
@@ -87,6 +87,7 @@ def power(grad: Any, x: Any, y: Any, out: Any) -> tuple[Any, Any]:
     saves=(OUT,),
     domain=(ANY,),
     special=[((1000.0,), INF, (INF,)), ((-1000.0,), 0.0, (0.0,))],
+    code=Code(rule=("{g} * {out}",)),
 )
 def exp(grad: Any, x: Any, out: Any) -> tuple[Any]:
     """e^x, the output itself"""

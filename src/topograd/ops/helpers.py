@@ -6,6 +6,8 @@
 
 from __future__ import annotations
 
+import sys
+from collections.abc import Sequence
 from typing import Any
 
 from ..autograd.kinds import kind_of
@@ -45,6 +47,19 @@ def tangents_of(args: tuple[Any, ...]) -> tuple[tuple[Any, ...], tuple[Any, ...]
     the output."""
     n = (len(args) - 1) // 2
     return args[:n], args[n : 2 * n], args[-1]
+
+
+# Before 3.12 Python's sum() adds floats left to right; from 3.12 it compensates (Neumaier)
+SUM_IS_A_FOLD = sys.version_info < (3, 12)
+
+
+def written_sum(terms: Sequence[str]) -> str:
+    """sum(terms, -0.0) on floats as Python source for tg.compile: the terms added left to
+    right (-0.0 + t is t, bit for bit); "" where sum() adds otherwise (compile then calls the
+    op's function)."""
+    if not SUM_IS_A_FOLD:
+        return ""
+    return " + ".join(terms) if terms else "-0.0"
 
 
 def sum_of(terms: Any) -> Any:

@@ -13,11 +13,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..autograd.registry import ANY, VARIADIC, Case, Difference, register
+from ..autograd.registry import ANY, VARIADIC, Case, Code, Difference, Names, register
 from . import floats
 from .activations import relu_selection
 from .floats import INF, NAN
-from .helpers import SUM_OF_ZEROS, SUM_OVERFLOW, shape_of, sum_of, tangents_of
+from .helpers import SUM_OF_ZEROS, SUM_OVERFLOW, shape_of, sum_of, tangents_of, written_sum
 
 # Forward rules of the fused neuron ops on Values: one pass over the operands (running each
 # rule once per input's tangent would cost n times as much for n operands).
@@ -54,6 +54,25 @@ def _products(tw: Any, x: Any, w: Any, tx: Any) -> list[Any]:
     return terms
 
 
+# As Python source (tg.compile): the products summed left to right, as floats.dot_of does;
+# each weight's contribution grad * x, each input's grad * w ({s}: relu's selection)
+
+
+def _products_written(names: Names) -> str:
+    n = len(names) // 2
+    return written_sum([f"{w} * {x}" for w, x in zip(names[:n], names[n : 2 * n])])
+
+
+def _affine_written(names: Names) -> str:
+    dot = _products_written(names[:-1])
+    return dot and f"{dot} + {names[-1]}"
+
+
+def _dot_rule_written(names: Names, g: str = "{g}") -> list[str | None]:
+    n = len(names) // 2
+    return [*[f"{g} * {x}" for x in names[n : 2 * n]], *[f"{g} * {w}" for w in names[:n]]]
+
+
 @register(
     "dot",
     "w₁x₁ + … + wₙxₙ, operands w₁ … wₙ, x₁ … xₙ",
@@ -62,6 +81,7 @@ def _products(tw: Any, x: Any, w: Any, tx: Any) -> list[Any]:
     forward=dot_tangent,
     torch="torch.dot",
     domain=(ANY, ANY, ANY, ANY),
+    code=Code(_products_written, _dot_rule_written),
 )
 def dot(grad: Any, *args: Any) -> tuple[Any, ...]:
     """xᵢ for each wᵢ, and wᵢ for each xᵢ"""
@@ -77,6 +97,7 @@ def dot(grad: Any, *args: Any) -> tuple[Any, ...]:
     forward=affine_tangent,
     torch="torch.nn.functional.linear",
     domain=(ANY, ANY, ANY, ANY, ANY),
+    code=Code(_affine_written, lambda names: [*_dot_rule_written(names[:-1]), "{g}"]),
 )
 def affine(grad: Any, *args: Any) -> tuple[Any, ...]:
     """xᵢ for each wᵢ, wᵢ for each xᵢ, and 1 for b"""
@@ -93,6 +114,12 @@ def affine(grad: Any, *args: Any) -> tuple[Any, ...]:
     torch="torch.relu(torch.nn.functional.linear(x, w, b))",
     domain=(ANY, ANY, ANY, ANY, ANY),
     special=[((1.0, -1.0, 1.0, 1.0, 0.0), 0.0, (0.0, 0.0, 0.0, -0.0, 0.0))],  # at relu's kink
+    code=Code(
+        _affine_written,
+        lambda names: [*_dot_rule_written(names[:-1], "{s}"), "{s}"],
+        shared="0.0 if {out} <= 0.0 else {g}",
+        then="0.0 if {out} < 0.0 else {out}",
+    ),
 )
 def neuron(grad: Any, *args: Any) -> tuple[Any, ...]:
     """affine's, where the output is positive; nothing where it is not (relu's selection)"""

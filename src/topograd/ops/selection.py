@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..autograd.registry import ANY, Case, Given, register
+from ..autograd.registry import ANY, Case, Code, Given, register
 from . import floats
 from .floats import INF, NAN
 from .helpers import data
@@ -29,6 +29,7 @@ from .helpers import data
     arity=3,
     domain=(ANY, ANY, ANY),
     special=[((0.0, 1.0, 2.0), 2.0, (0.0, 0.0, 1.0))],  # a Value's condition 0: does not hold
+    code=Code("{1} if {0} else {2}", (None, "{g} if {0} else 0.0", "0.0 if {0} else {g}")),
     cases=(
         Case((Given([[True, False, True], [False, False, True]]), (2, 3), (2, 3))),
         Case((Given([True, False, True]), (2, 3), (1,))),

@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from ..autograd.registry import ANY, OUT, register
+from ..autograd.registry import ANY, OUT, Code, register
 from . import floats
 from .arithmetic import div
 from .elementary import power, sqrt
@@ -104,6 +104,7 @@ def cosh(grad: Any, x: Any, out: Any) -> tuple[Any]:
     saves=(OUT,),
     domain=(ANY,),
     special=[((0.0,), 0.0, (1.0,)), ((20.0,), 1.0, (0.0,)), ((1000.0,), 1.0, (0.0,))],
+    code=Code(rule=("{g} * (1.0 - {out} * {out})",)),
 )
 def tanh(grad: Any, x: Any, out: Any) -> tuple[Any]:
     """1 - tanh²(x), from the output"""

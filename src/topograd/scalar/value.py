@@ -277,6 +277,15 @@ def constant(x: float) -> Value:
     return out
 
 
+def is_built(node: Value) -> bool:
+    """Whether ``node`` is whole: False while ``new_node`` still writes its slots."""
+    try:
+        node._made_by  # noqa: B018 - the last slot new_node writes but one
+    except AttributeError:
+        return False
+    return True
+
+
 def is_constant(x: Any) -> bool:
     """Whether ``x`` is a number, or a Value made for one: nothing to differentiate by."""
     return not isinstance(x, Value) or x._made_by is CONSTANT

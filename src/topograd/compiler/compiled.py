@@ -1,0 +1,115 @@
+"""``tg.compile``: trace a function of Values once, replay its generated code after.
+
+How a stale graph is never run: each call first reads its arguments' structure (``key_of``:
+numbers, containers and objects exactly; Values by position; a module by its parameters). A
+call with a structure never traced is traced. A call with a known one runs that trace's
+code, which checks its guards (every comparison Python made on the Values' numbers during
+the trace) after the forward pass and, where one no longer holds, stops before writing
+anything: the function is traced again for these numbers (or, with ``retrace=False``, a
+``GuardError`` says which guard failed). A number read from a Value that would otherwise be
+baked into the code as a constant stops the trace with a ``TraceError`` (``scalar/watch.py``).
+
+What is not seen: random numbers drawn and objects changed inside the function are taken as
+they were when it was traced, as ``jax.jit`` takes them; a Value the function reaches
+through a closure or a global (not through its arguments) is the same Value on every call.
+
+>>> import topograd as tg
+>>> def f(x, y):
+...     return (x * y + 1.0).tanh()
+>>> fast = tg.compile(f)
+>>> x, y = tg.Value(0.5, label="x"), tg.Value(-2.0, label="y")
+>>> fast(x, y) == f(x, y).data
+True
+>>> x.grad, y.grad  # tanh'(0) = 1: y and x
+(-2.0, 0.5)
+"""
+
+from __future__ import annotations
+
+import builtins
+import functools
+from collections.abc import Callable
+from typing import Any
+
+from ..scalar.watch import TraceError
+from .source import RETRACE, Source
+from .trace import Key, Trace, key_of
+
+KEPT = 8  # traces kept per argument structure (the newest first)
+
+
+class GuardError(RuntimeError):
+    """A compiled function with ``retrace=False`` was called where its trace does not hold."""
+
+
+class Compiled:
+    """A function of Values compiled to Python: call it as the function; ``source`` is the
+    code of the newest trace; ``traces`` counts the traces made so far."""
+
+    def __init__(self, fn: Callable[..., Any], grads: bool, retrace: bool) -> None:
+        self.fn = fn
+        self.grads = grads
+        self.retrace = retrace
+        self.traces = 0
+        self.source = ""
+        self._kept: dict[Key, list[tuple[Source, Callable[..., Any]]]] = {}
+        functools.update_wrapper(self, fn)
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        key, values = key_of((args, kwargs))
+        kept = self._kept.get(key)
+        if kept:
+            for _, run in kept:
+                result = run(values)
+                if result is not RETRACE:
+                    return result
+            if not self.retrace:
+                raise GuardError(self._which_guard(kept[0][0], values))
+        made, run = self._trace(args, kwargs)
+        self._kept.setdefault(made.trace.key, []).insert(0, (made, run))
+        del self._kept[made.trace.key][KEPT:]
+        trace = made.trace
+        if trace.ran_backward:  # the trace itself was the whole step, backward and all
+            return trace.output.data if trace.returns_number else None
+        result = run(values)
+        assert result is not RETRACE  # a trace holds for the numbers it was made on
+        return result
+
+    def _trace(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[Source, Any]:
+        trace = Trace(self.fn, args, kwargs)
+        if self.grads and trace.ran_backward:
+            raise TraceError(
+                "tg.compile(grads=True) returns the gradients: the function returns its "
+                "output and calls no backward() (the compiled code runs it)"
+            )
+        name = getattr(self.fn, "__name__", "") or "compiled"
+        name = name if name.isidentifier() else "compiled"
+        made = Source(trace, name, self.grads)
+        code = builtins.compile(made.text, f"<tg.compile {name} #{self.traces}>", "exec")
+        namespace = dict(made.namespace)
+        exec(code, namespace)  # code made here, from the registry: no text of the user
+        self.traces += 1
+        self.source = made.text
+        return made, namespace[name]
+
+    @staticmethod
+    def _which_guard(made: Source, values: list[Any]) -> str:
+        return (
+            "tg.compile(retrace=False): this call takes another branch through Python than "
+            f"the trace did; the guards of the trace:\n{made.guard_text()}"
+        )
+
+
+def compile(  # noqa: A001 - tg.compile, as torch.compile
+    fn: Callable[..., Any] | None = None, *, grads: bool = False, retrace: bool = True
+) -> Any:
+    """``fn`` compiled: see the module's doc. The compiled function returns the output's
+    number and adds each input Value's gradient to its ``.grad``, as ``backward`` does, bit for
+    bit; with ``grads=True`` it returns (number, gradients) instead, one per input (the
+    arguments' Values, then those reached otherwise), and touches no ``.grad``. Usable as a
+    decorator, with or without arguments."""
+    if fn is None:
+        return functools.partial(compile, grads=grads, retrace=retrace)
+    if not callable(fn):
+        raise TypeError(f"tg.compile takes a function, got {type(fn).__name__}")
+    return Compiled(fn, grads, retrace)
