@@ -133,12 +133,14 @@ def topograd_side(make: Make) -> Callable[[float], Derivatives]:
         seed = upstream if isinstance(out, tg.Value) else np.full(out.shape, upstream)
         out.backward(seed)
         first = {"backward": [_zero_if_none(n.grad, n) for n in nodes]}
+        # zeros for what the output does not reach (PyTorch's side asks for them alike)
+        unused = {"allow_unused": True, "materialize_grads": True}
         out, nodes = make()
-        first["grad"] = tg.grad(out, nodes, seed)
+        first["grad"] = tg.grad(out, nodes, seed, **unused)
         out, nodes = make()
-        graphs = tg.grad(out, nodes, seed, create_graph=True)
+        graphs = tg.grad(out, nodes, seed, create_graph=True, **unused)
         first["grad, create_graph"] = [g.data for g in graphs]
-        second = [tg.grad(g, nodes, _ones(g)) for g in graphs]
+        second = [tg.grad(g, nodes, _ones(g), **unused) for g in graphs]
         return Derivatives(out.data, first, second)
 
     return run

@@ -179,6 +179,9 @@ USES: dict[str, Callable[[], bool]] = {
     "compile": lambda: tg.compile(lambda x: x * x)(tg.Value(3.0)) == 9.0,
     "GuardError": lambda: issubclass(tg.GuardError, RuntimeError),
     "TraceError": lambda: issubclass(tg.TraceError, TypeError),
+    "cat": lambda: tg.cat([tg.ones(1, 2), tg.zeros(1, 2)], dim=0).tolist() == [[1, 1], [0, 0]],
+    "concat": lambda: tg.concat([tg.ones(2), tg.zeros(1)]).tolist() == [1.0, 1.0, 0.0],
+    "from_numpy": lambda: tg.from_numpy(np.arange(3.0)).tolist() == [0.0, 1.0, 2.0],
     "tensor": lambda: (
         tg.tensor([[1, 2]], requires_grad=True).requires_grad
         and tg.tensor(np.ones(2, np.float32)).dtype == np.float32

@@ -327,3 +327,53 @@ def test_a_functions_entry_goes_with_its_class() -> None:
     y.sum().backward()  # a graph keeps its Function alive
     assert x.grad.tolist() == [2.0]
     assert y.op in OPS
+
+
+def numpy_sin(base: Any, tensor: Any) -> Any:
+    """A Function whose backward computes with NumPy: it has no graph to differentiate."""
+
+    class NumpySin(base):  # type: ignore[misc, valid-type]
+        @staticmethod
+        def forward(ctx: Any, x: Any) -> Any:
+            ctx.save_for_backward(x)
+            return tensor(np.sin(x.detach().numpy() if hasattr(x, "numpy") else x.data))
+
+        @staticmethod
+        def backward(ctx: Any, grad: Any) -> Any:
+            (x,) = ctx.saved_tensors
+            return grad * tensor(np.cos(x.detach().numpy() if hasattr(x, "numpy") else x.data))
+
+    return NumpySin
+
+
+def test_a_second_derivative_through_numpy_is_refused_as_pytorch_refuses_it() -> None:
+    """No silent zero: a first derivative without a graph cannot be differentiated again."""
+    messages = []
+    for lib, base in ((tg, tg.Function), (torch, torch.autograd.Function)):
+        x = lib.tensor([0.3, 1.2], dtype=lib.float64, requires_grad=True)
+        (g,) = lib.autograd.grad(numpy_sin(base, lib.tensor).apply(x).sum(), [x], create_graph=True)
+        with pytest.raises(RuntimeError, match="does not require grad") as error:
+            lib.autograd.grad((g * g).sum(), [x])
+        messages.append(str(error.value))
+    assert messages[0] == messages[1]
+
+
+def test_an_input_the_output_does_not_reach_is_refused_unless_allowed() -> None:
+    x, y = tg.tensor([1.0, 2.0], requires_grad=True), tg.tensor([3.0], requires_grad=True)
+    tx, ty = torch.tensor([1.0, 2.0], requires_grad=True), torch.tensor([3.0], requires_grad=True)
+    with pytest.raises(RuntimeError, match="appears to not have been used") as ours:
+        tg.grad((x * x).sum(), [x, y])
+    with pytest.raises(RuntimeError, match="appears to not have been used") as theirs:
+        torch.autograd.grad((tx * tx).sum(), [tx, ty])
+    assert str(ours.value) == str(theirs.value)
+    dx, dy = tg.grad((x * x).sum(), [x, y], allow_unused=True)
+    tdx, tdy = torch.autograd.grad((tx * tx).sum(), [tx, ty], allow_unused=True)
+    assert dy is None and tdy is None and dx.tolist() == tdx.tolist()
+    _, zeros = tg.grad((x * x).sum(), [x, y], allow_unused=True, materialize_grads=True)
+    _, tzeros = torch.autograd.grad(
+        (tx * tx).sum(), [tx, ty], allow_unused=True, materialize_grads=True
+    )
+    assert zeros.tolist() == tzeros.tolist() == [0.0]
+    # Values keep micrograd's answer: 0.0 for what the output does not depend on
+    a, b = tg.Value(2.0), tg.Value(5.0)
+    assert tg.grad(a * a, [a, b]) == [4.0, 0.0]

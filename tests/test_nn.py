@@ -200,13 +200,15 @@ def test_a_users_module_finds_its_parameters_by_attribute_list_and_dict() -> Non
             return self.second(self.first(x).relu())
 
     model = TwoHeads()
+    # PyTorch's order: the module's own parameters (a dict of parameters counts as its own)
+    # first, then its sub-modules', each in the order assigned
     assert [name for name, _ in model.named_parameters()] == [
+        "scales.a",
         "first.weight",
         "first.bias",
         "second.weight",
         "second.bias",
         "blocks.0.weight",
-        "scales.a",
     ]
     assert len(model.parameters()) == 6
     state = model.state_dict()
@@ -223,8 +225,8 @@ def test_scalar_modules_name_their_parameters_as_micrograd_orders_them() -> None
             self.neuron = tg.nn.Neuron(2, seed=0)
             self.extra = (tg.Value(1.0), tg.Value(2.0) * 3)  # a computed Value is no parameter
 
-    names = [name for name, _ in Pair().named_parameters()]
-    assert names == ["neuron.w.0", "neuron.w.1", "neuron.b", "extra.0"]
+    names = [name for name, _ in Pair().named_parameters()]  # its own first, as PyTorch's
+    assert names == ["extra.0", "neuron.w.0", "neuron.w.1", "neuron.b"]
 
 
 def test_an_optimizer_writes_only_its_update() -> None:
@@ -243,8 +245,8 @@ def test_an_optimizer_writes_only_its_update() -> None:
     assert a.data == 1.0 - 0.5 * (2.0 + 0.1 * 1.0) / 2  # weight decay added by the base class
     assert b.data == 1.0  # no backward reached b: skipped, as torch.optim skips a None grad
     np.testing.assert_allclose(t.data, [1.0 - 0.25 * 2.1, 2.0 - 0.25 * 4.2])
-    assert unused.data.tolist() == [5.0] and opt.state[3] == {}
-    assert [s.get("calls") for s in opt.state] == [1, None, 1, None]
+    assert unused.data.tolist() == [5.0] and opt.state[unused] == {}
+    assert [opt.state[p].get("calls") for p in (a, b, t, unused)] == [1, None, 1, None]
     opt.zero_grad()
     assert (a.grad, t.grad, unused.grad) == (0.0, None, None)
     with pytest.raises(ValueError, match="weight_decay"):

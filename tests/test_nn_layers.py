@@ -68,7 +68,7 @@ def against_torch(
     out, their_out = ours(*xs), theirs(*ts)
     close(out, their_out, "value", exact)
     upstream = rng.uniform(-2, 2, their_out.shape)
-    grads = tg.grad(out, xs, upstream, create_graph=second)
+    grads = tg.grad(out, xs, upstream, create_graph=second, materialize_grads=True)
     their_grads = torch.autograd.grad(
         their_out, ts, torch.tensor(upstream), create_graph=True, materialize_grads=True
     )
@@ -79,7 +79,7 @@ def against_torch(
     directions = [rng.uniform(-2, 2, a.shape) for a in arrays]
     mixed = sum((g * d).sum() for g, d in zip(grads, directions))
     their_mixed = sum((h * torch.tensor(d)).sum() for h, d in zip(their_grads, directions))
-    second_ours = tg.grad(mixed, xs)
+    second_ours = tg.grad(mixed, xs, materialize_grads=True)
     second_theirs = torch.autograd.grad(their_mixed, ts, materialize_grads=True)
     for k, (g, h) in enumerate(zip(second_ours, second_theirs, strict=True)):
         close(g, h, f"second, d/d{k + 1}", rtol=second_rtol)
@@ -314,7 +314,8 @@ def test_dropout_drops_with_probability_p_and_scales_the_rest() -> None:
     upstream = np.random.default_rng(0).normal(size=x.shape).astype(np.float32)
     (g,) = tg.grad(out, [x], upstream, create_graph=True)
     np.testing.assert_array_equal(g.data, upstream * np.where(kept, scale, np.float32(0)))
-    assert np.array_equal(tg.grad(g.sum(), [x])[0], np.zeros(x.shape))  # linear: no curvature
+    # linear: no curvature (the first derivative has no graph: zeros asked for, as PyTorch's)
+    assert np.array_equal(tg.grad(g.sum(), [x], materialize_grads=True)[0], np.zeros(x.shape))
     tg.manual_seed(3)
     assert np.array_equal(F.dropout(x, p=0.3).data, out.data)  # seeded: the same mask
     assert np.array_equal(
@@ -366,7 +367,7 @@ def test_layer_norm_module_and_its_refusals_are_pytorchs() -> None:
     (x,) = arrays_of(2, (4, 2, 3))
     close(ours(tg.Tensor(x)), theirs(torch.tensor(x)), "module")
     with pytest.raises(RuntimeError, match=r"normalized_shape=\[3\], expected input with shape"):
-        tg.nn.LayerNorm(3)(tg.zeros(2, 4))
+        tg.nn.LayerNorm(3)(tg.zeros(2, 4, dtype=tg.float32))
     with pytest.raises(RuntimeError, match="expected input with shape"):
         F.layer_norm(tg.zeros(3), (2, 3))
     with pytest.raises(RuntimeError, match="Expected weight to be of same shape"):

@@ -171,7 +171,9 @@ def test_prod_with_zeros_is_pytorchs_to_second_order(data: Any) -> None:
     ours, theirs = tg.Tensor(x, requires_grad=True), torch.tensor(x, requires_grad=True)
     out = ours.prod() if dim is None else ours.prod(dim=dim)
     expected = theirs.prod() if dim is None else theirs.prod(dim=dim)
-    np.testing.assert_array_equal(out.data, expected.detach().numpy())
+    # up to 64 factors: NumPy and PyTorch multiply them in other orders, so the last bit may
+    # differ (1.5 ** 64, rounded along the way)
+    np.testing.assert_allclose(out.data, expected.detach().numpy(), rtol=1e-15, atol=0)
     weights = np.linspace(0.5, 1.5, expected.numel()).reshape(expected.shape)
     (g,) = tg.grad((out * weights).sum(), ours, create_graph=True)
     (e,) = torch.autograd.grad((expected * torch.tensor(weights)).sum(), theirs, create_graph=True)
@@ -332,7 +334,7 @@ def test_a_wrong_functions_backward_is_named_by_gradcheck() -> None:
     x = tg.Tensor(np.ones(2), requires_grad=True)
     with pytest.raises(tg.TensorGradcheckError, match="The faulty rule is op 'Twice'"):
         tg.gradcheck(lambda t: Twice.apply(t), [x])
-    with pytest.raises(TypeError, match="returned 2 gradient\\(s\\) for 1 argument"):
+    with pytest.raises(RuntimeError, match="incorrect number of gradients \\(expected 1, got 2\\)"):
         Miscounted.apply(x).sum().backward()
     with tg.no_grad():
         assert not Twice.apply(x).requires_grad  # no graph under no_grad

@@ -200,6 +200,33 @@ def network(torch: Any, x: Any) -> list[Any]:
     return [loss, logits, *grads, *running, evaluated, tuple(net.state_dict())]
 
 
+def attention(torch: Any, x: Any) -> list[Any]:
+    """Causal self-attention and a custom autograd.Function, in torch's function spellings:
+    torch.tril, torch.matmul, torch.softmax, torch.cat, torch.sum(x, dim), torch.max(a, b),
+    masked_fill, var(dim, unbiased), torch.autograd.Function and torch.autograd.grad."""
+
+    class Square(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx: Any, a: Any) -> Any:
+            ctx.save_for_backward(a)
+            return a * a
+
+        @staticmethod
+        def backward(ctx: Any, grad: Any) -> Any:
+            (a,) = ctx.saved_tensors
+            return 2 * a * grad
+
+    q, k = x[:, :2], x[:, 2:]
+    scores = torch.matmul(q, k.transpose(0, 1)) / 2.0
+    mask = torch.tril(torch.ones(3, 3)) == 0
+    weights = torch.softmax(scores.masked_fill(mask, float("-inf")), dim=-1)
+    mixed = torch.cat([weights @ k, torch.max(q, k)], dim=1)
+    spread = mixed.var(1, False) + torch.sum(Square.apply(mixed), dim=0).mean()
+    (g,) = torch.autograd.grad(spread.sum(), x, create_graph=True)
+    (g * g).sum().backward()
+    return [weights, mixed, spread, g, x.grad, torch.triu(x, 1), torch.t(k), torch.mean(x, 0)]
+
+
 IDS, TARGETS = np.array([1, 0, 3]), np.array([2, 0, 1])
 
 
@@ -212,7 +239,7 @@ def numbers(found: Any) -> Any:
 
 
 @pytest.mark.parametrize(
-    "program", [reductions, indices_and_truths, creation, shapes, functions, network]
+    "program", [reductions, indices_and_truths, creation, shapes, functions, network, attention]
 )
 def test_a_program_in_pytorchs_spelling_runs_on_topograd(program: Any) -> None:
     theirs = program(real_torch, real_torch.tensor(X, requires_grad=True))

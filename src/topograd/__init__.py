@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from . import nn, ops, optim
 from .autograd.engine import backward, grad
+from .autograd.function import Function
 from .autograd.kinds import load_kind_on_sight
 from .autograd.modes import AnomalyError, detect_anomaly, is_grad_enabled, no_grad
 from .autograd.registry import OPS
@@ -33,16 +34,18 @@ if TYPE_CHECKING:
     from .grading import grade
     from .notebook import widget
     from .tensors import (
-        Function,
         Generator,
         Tensor,
         arange,
+        cat,
+        concat,
         concatenate,
         einsum,
         eye,
         float16,
         float32,
         float64,
+        from_numpy,
         full,
         linspace,
         manual_seed,
@@ -71,7 +74,6 @@ _ON_FIRST_USE = {
     "GuardError": "topograd.compiler",
     "TraceError": "topograd.compiler",
     "Tensor": "topograd.tensors",
-    "Function": "topograd.tensors",
     "Generator": "topograd.tensors",
     "arange": "topograd.tensors",
     "eye": "topograd.tensors",
@@ -88,6 +90,9 @@ _ON_FIRST_USE = {
     "zeros": "topograd.tensors",
     "zeros_like": "topograd.tensors",
     "concatenate": "topograd.tensors",
+    "cat": "topograd.tensors",
+    "concat": "topograd.tensors",
+    "from_numpy": "topograd.tensors",
     "einsum": "topograd.tensors",
     "outer": "topograd.tensors",
     "tensor": "topograd.tensors",
@@ -121,7 +126,9 @@ __all__ = [
     "affine",
     "arange",
     "backward",
+    "cat",
     "compile",
+    "concat",
     "concatenate",
     "custom_op",
     "datasets",
@@ -133,6 +140,7 @@ __all__ = [
     "float16",
     "float32",
     "float64",
+    "from_numpy",
     "full",
     "func",
     "grad",
@@ -188,6 +196,10 @@ def __getattr__(name: str) -> Any:
     if op is not None and (op.function or name in _PAIRWISE) and not op.custom:
         return op
     if name not in _ON_FIRST_USE:
+        from .tensors import functions  # PyTorch's functions of Tensors: tg.tril, tg.cat
+
+        if name in functions.AS_FUNCTIONS:
+            return functions.MethodAsFunction(name)
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     module = importlib.import_module(_ON_FIRST_USE[name])
     return module if module.__name__ == f"{__name__}.{name}" else getattr(module, name)

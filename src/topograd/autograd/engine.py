@@ -263,9 +263,14 @@ def grad(
     create_graph: bool = False,
     allow_unused: bool = False,
     is_grads_batched: bool = False,
+    materialize_grads: bool = False,
 ) -> list[Any]:
-    """d output / d input for each input, touching no ``.grad``: zeros where the output does not
-    depend on an input (None where ``allow_unused``, as PyTorch's). ``grad_outputs`` is the
+    """d output / d input for each input, touching no ``.grad``. Where the output does not
+    depend on an input: on Tensors, as PyTorch's, a RuntimeError, or None with
+    ``allow_unused`` (zeros with ``materialize_grads`` too), and an output that requires no
+    gradient is refused; on Values, zeros (None with ``allow_unused``). With
+    ``materialize_grads``, zeros and no refusal on either kind (what a function transform
+    gives: ``torch.func``'s answer for a function of no input). ``grad_outputs`` is the
     upstream gradient (1 by default, for an output of one element). With ``create_graph=True``
     the results are nodes themselves, with a graph that ``grad`` can differentiate again,
     through ``grad_outputs`` too where it is a node (as ``torch.autograd.grad``). ``output``
@@ -287,12 +292,22 @@ def grad(
     inputs = [inputs] if kind_of(inputs) is not None else list(inputs)
     if inputs and _same_kind("grad", "inputs", inputs) is not kind:
         raise TypeError("grad() takes an output and inputs of one kind: Values or Tensors")
+    strict = kind.strict and not materialize_grads
+    if strict and not any(kind.requires_grad(o) for o in outputs):
+        raise RuntimeError("element 0 of tensors does not require grad and does not have a grad_fn")
     capture: dict[Any, Any] = dict.fromkeys(inputs)
     batch = tuple(seeds[0].shape[:1]) if is_grads_batched else ()
     _propagate(outputs, seeds, create_graph, capture, None, batch)
+    unreached = [i for i, node in enumerate(inputs) if capture[node] is None]
+    if strict and not allow_unused and unreached:
+        raise RuntimeError(
+            f"The differentiated Tensor at index {unreached[0]} appears to not have been used "
+            "in the graph. Set allow_unused=True if this is the desired behavior."
+        )
+    unused = None if allow_unused and not materialize_grads else 0
     return [
         None
-        if allow_unused and capture[node] is None
+        if unused is None and capture[node] is None
         else kind.as_grad(node, capture[node], create_graph, batch)
         for node in inputs
     ]

@@ -71,6 +71,12 @@ class Kind(Protocol):
 
     def gradient(self, node: Any) -> Any: ...  # .grad, or None where no backward reached it
 
+    # whether grad() asks for a graph where it differentiates and refuses an unused input, as
+    # PyTorch's autograd.grad (Tensors), or gives zeros (Values, as micrograd's users expect)
+    strict: bool
+
+    def requires_grad(self, node: Any) -> bool: ...  # a Value always; a Tensor as it says
+
     # None: d node / d node; ``batched``: a batch of gradients along a new first axis
     def seed(self, node: Any, gradient: Any, batched: bool = False) -> Any: ...
 

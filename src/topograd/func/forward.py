@@ -81,6 +81,7 @@ def transposed(
         [t for _, t in pairs],
         create_graph=create_graph,
         is_grads_batched=bool(batch),
+        materialize_grads=True,
     )
     return found
 

@@ -29,13 +29,20 @@ def by_rows(
                 table[i, j] = calling.zeros(shape(o) + shape(t), t)
         elif calling.tensors:
             batches = [
-                engine_grad(o, targets, seeds, create_graph=calling.keep, is_grads_batched=True)
+                engine_grad(
+                    o,
+                    targets,
+                    seeds,
+                    create_graph=calling.keep,
+                    is_grads_batched=True,
+                    materialize_grads=True,
+                )
                 for seeds in units(o, chunk)
             ]
             for j, t in enumerate(targets):
                 table[i, j] = rows([b[j] for b in batches], shape(o), shape(t))
         else:
-            found = engine_grad(o, targets, create_graph=calling.keep)
+            found = engine_grad(o, targets, create_graph=calling.keep, materialize_grads=True)
             table.update({(i, j): g for j, g in enumerate(found)})
     return table
 

@@ -144,7 +144,11 @@ def vjp(func: Callable[..., Any], *primals: Any) -> tuple[Any, Callable[[Any], t
             found = [answer.zeros(shape(leaf), leaf) for leaf in leaves]
         else:
             found = engine_grad(
-                [o for o, _ in nodes], leaves, [c for _, c in nodes], create_graph=answer.keep
+                [o for o, _ in nodes],
+                leaves,
+                [c for _, c in nodes],
+                create_graph=answer.keep,
+                materialize_grads=True,
             )
         return tuple(rebuilt([answer.give(g) for g in found], trees))
 
@@ -201,7 +205,7 @@ def grad_and_value(
         whose = spans(trees)
         targets = [leaves[i] for k in chosen for i in whose[k]]
         if _is_node(out):
-            found = engine_grad(out, targets, create_graph=calling.keep)
+            found = engine_grad(out, targets, create_graph=calling.keep, materialize_grads=True)
         else:
             found = [calling.zeros(shape(leaf), leaf) for leaf in targets]
         given = [calling.give(g) for g in found]

@@ -1,7 +1,8 @@
 """Modules and losses: micrograd's ``MLP`` on scalar Values, PyTorch's layers on Tensors.
 
-The Tensor layers (``Linear``, ``Sequential``, ``ReLU``, ``Tanh``, ...), ``Parameter``,
-``functional`` and ``init`` are imported on first use, so that scalar models load no NumPy.
+The Tensor layers (``Linear``, ``Sequential``, ``ReLU``, ``Tanh``, ...), the containers
+(``ModuleList``, ``ModuleDict``), ``Parameter``, ``functional``, ``init`` and ``utils``
+(``clip_grad_norm_``) are imported on first use, so that scalar models load no NumPy.
 
 >>> import topograd as tg
 >>> model = tg.nn.MLP(2, [16, 16, 1], seed=0)
@@ -19,26 +20,31 @@ from .module import Module
 from .neurons import MLP, Layer, Neuron
 
 if TYPE_CHECKING:
-    from . import functional, init
+    from . import functional, init, utils
     from .activations import ELU, GELU, LeakyReLU, LogSoftmax, Sigmoid, SiLU, Softmax, Softplus
-    from .conv import AvgPool2d, Conv2d, MaxPool2d
+    from .containers import ModuleDict, ModuleList
+    from .conv import Conv2d
     from .dropout import Dropout
     from .embedding import Embedding
     from .layers import Flatten, Identity, Linear, ReLU, Sequential, Tanh
     from .loss_modules import BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, MSELoss, NLLLoss
     from .normalization import BatchNorm1d, LayerNorm
     from .parameter import Parameter
+    from .pooling import AvgPool2d, MaxPool2d
 
 _ON_FIRST_USE = {
     "Linear": "layers",
     "Conv2d": "conv",
-    "MaxPool2d": "conv",
-    "AvgPool2d": "conv",
+    "MaxPool2d": "pooling",
+    "AvgPool2d": "pooling",
     "ReLU": "layers",
-    "Sequential": "layers",
+    "Sequential": "containers",
+    "ModuleList": "containers",
+    "ModuleDict": "containers",
     "Tanh": "layers",
     "functional": "functional",
     "init": "init",
+    "utils": "utils",
     "Parameter": "parameter",
     "Flatten": "layers",
     "Identity": "layers",
@@ -83,6 +89,8 @@ __all__ = [
     "MSELoss",
     "MaxPool2d",
     "Module",
+    "ModuleDict",
+    "ModuleList",
     "NLLLoss",
     "Neuron",
     "Parameter",
@@ -100,6 +108,7 @@ __all__ = [
     "init",
     "l2",
     "mse",
+    "utils",
 ]
 
 
@@ -108,4 +117,4 @@ def __getattr__(name: str) -> Any:
     if name not in _ON_FIRST_USE:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     module = importlib.import_module(f"{__name__}.{_ON_FIRST_USE[name]}")
-    return module if name in ("functional", "init") else getattr(module, name)
+    return module if name in ("functional", "init", "utils") else getattr(module, name)

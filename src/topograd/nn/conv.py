@@ -1,8 +1,9 @@
 """Convolution and pooling on Tensors of (N, C, H, W) or (C, H, W), as PyTorch's: the functions
 ``conv2d``, ``max_pool2d``, ``avg_pool2d``, ``unfold`` and ``fold`` (also in
-``tg.nn.functional``) and the layers ``Conv2d``, ``MaxPool2d`` and ``AvgPool2d``. Each function
-checks its arguments and refuses bad ones as PyTorch does, naming the problem, then records one
-op of the registry (``ops/convolution.py``).
+``tg.nn.functional``) and the layer ``Conv2d``. Each function
+checks its arguments and refuses bad ones as PyTorch does (a RuntimeError, which is also the
+ValueError topograd raised before: ``errors.py``), naming the problem, then records one op of
+the registry (``ops/convolution.py``). The pool layers are in ``pooling.py``.
 
 >>> import numpy as np
 >>> import topograd as tg
@@ -14,10 +15,12 @@ op of the registry (``ops/convolution.py``).
 from __future__ import annotations
 
 import math
-from typing import Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import numpy as np
 
+from ..autograd.errors import RuntimeValueError
 from ..ops import convolution as ops
 from ..ops.geometry import Pair, counts, geometry, pair, pool_geometry, positive
 from ..tensors import Tensor
@@ -26,15 +29,27 @@ from ..tensors.functions import concatenate
 from ..tensors.tensor import as_tensor, constant
 from ..tensors.windows import max_pool2d as pick_maxima
 from .module import Module
-from .parameter import Parameter
+from .parameter import Parameter, checked_shape, factory_dtype
 
 PADDING_MODES = ("zeros", "reflect", "replicate", "circular")
 _NUMPY_MODES = {"reflect": "reflect", "replicate": "edge", "circular": "wrap"}
 
 
+Found = TypeVar("Found")
+
+
 def _refuse(failed: bool, message: str) -> None:
     if failed:
-        raise ValueError(message)
+        raise RuntimeValueError(message)
+
+
+def _windows(read: Callable[..., Found], *arguments: Any) -> Found:
+    """The window arguments read by ``ops/geometry.py``, whose ValueError PyTorch raises as a
+    RuntimeError."""
+    try:
+        return read(*arguments)
+    except ValueError as error:
+        raise RuntimeValueError(str(error)) from None
 
 
 def _images(x: Tensor, what: str) -> None:
@@ -59,7 +74,8 @@ def conv2d(
     w = as_tensor(weight)
     x = as_tensor(input, w)
     _check_convolution(x, w, bias, groups)
-    window = geometry(w.shape[-2:], stride, 0 if isinstance(padding, str) else padding, dilation)
+    pads = 0 if isinstance(padding, str) else padding
+    window = _windows(geometry, w.shape[-2:], stride, pads, dilation)
     x, window["padding"] = _padded(x, padding, window)
     padded = [n + 2 * p for n, p in zip(x.shape[-2:], window["padding"])]
     kernel = f"{list(w.shape[-2:])} (dilation {window['dilation']})"
@@ -121,7 +137,7 @@ def _pool(
 ) -> dict[str, Any]:
     """A pool's windows as pairs, checked as PyTorch checks them."""
     _images(x, what)
-    window = pool_geometry(kernel_size, stride, padding, dilation)
+    window = _windows(pool_geometry, kernel_size, stride, padding, dilation)
     (oh, ow), (c, h, w) = counts(x.shape[-2:], window, ceil), x.shape[-3:]
     sizes = f"input size ({c}x{h}x{w}), output size ({c}x{oh}x{ow})"
     _refuse(min(oh, ow) < 1, f"{what}: Output size is too small: {sizes}")
@@ -180,7 +196,7 @@ def unfold(
     torch.nn.functional.unfold (im2col)."""
     x = as_tensor(input)
     _images(x, "unfold")
-    window = geometry(kernel_size, stride, padding, dilation)
+    window = _windows(geometry, kernel_size, stride, padding, dilation)
     found, size = counts(x.shape[-2:], window), tuple(x.shape[-2:])
     given = f"spatial size {size}, {_described(window)}: sliding blocks {found}"
     _refuse(min(found) < 1, f"unfold: {given}, but the array of sliding blocks must not be empty")
@@ -198,8 +214,8 @@ def fold(
     """Columns (N, C·kH·kW, windows) added back onto images of ``output_size`` where their
     windows lie, as torch.nn.functional.fold (col2im): overlapping windows add up."""
     x = as_tensor(input)
-    window = geometry(kernel_size, stride, padding, dilation)
-    size = positive(output_size, "output_size")
+    window = _windows(geometry, kernel_size, stride, padding, dilation)
+    size = _windows(positive, output_size, "output_size")
     wrong = x.ndim not in (2, 3) or 0 in x.shape[-2:]
     _refuse(wrong, f"fold: expected (N, C·kH·kW, L) or (C·kH·kW, L), got size {list(x.shape)}")
     (kh, kw), (oh, ow) = window["kernel_size"], counts(size, window)
@@ -221,7 +237,9 @@ class Conv2d(Module):
     """A 2-D convolution layer, as torch.nn.Conv2d: ``weight`` (out_channels, in_channels /
     groups, kH, kW) and ``bias`` (out_channels), both uniform in ±1/√fan_in, PyTorch's
     initialisation (kaiming_uniform_ with a = √5), drawn from ``seed`` or else from topograd's
-    generator; float32 unless ``dtype`` says otherwise. ``padding_mode`` "reflect",
+    generator (``seed`` by name only: PyTorch's next argument is ``device``); float32 unless
+    ``dtype`` says otherwise, on the CPU. Its arguments are attributes of PyTorch's names and
+    types (``kernel_size``, ``stride``, ``dilation``: pairs). ``padding_mode`` "reflect",
     "replicate" or "circular" pads by those rules instead of zeros."""
 
     def __init__(
@@ -235,9 +253,12 @@ class Conv2d(Module):
         groups: int = 1,
         bias: bool = True,
         padding_mode: str = "zeros",
+        device: Any = None,
+        dtype: Any = None,
+        *,
         seed: int | None = None,
-        dtype: Any = np.float32,
     ) -> None:
+        kind = factory_dtype(device, dtype)
         _refuse(type(groups) is not int or groups < 1, "groups must be a positive integer")
         _refuse(in_channels % groups != 0, "in_channels must be divisible by groups")
         _refuse(out_channels % groups != 0, "out_channels must be divisible by groups")
@@ -246,25 +267,25 @@ class Conv2d(Module):
         self.in_channels, self.out_channels, self.groups = in_channels, out_channels, groups
         self.kernel_size, self.stride = pair(kernel_size, "kernel_size"), pair(stride, "stride")
         self.dilation, self.padding_mode = pair(dilation, "dilation"), padding_mode
-        self.padding: Any = padding if isinstance(padding, str) else pair(padding, "padding")
-        unknown = isinstance(padding, str) and padding not in ("same", "valid")
-        _refuse(unknown, f"Invalid padding string {padding!r}, should be one of 'valid', 'same'")
-        strided = padding == "same" and self.stride != (1, 1)
-        _refuse(strided, "padding='same' is not supported for strided convolutions")
+        self.padding: Any = _layer_padding(padding, self.stride)
         rng = DEFAULT.numbers if seed is None else np.random.default_rng(seed)
-        fan_in = in_channels // groups * self.kernel_size[0] * self.kernel_size[1]
+        shape = checked_shape((out_channels, in_channels // groups, *self.kernel_size))
+        fan_in = math.prod(shape[1:])
         bound = 1.0 / math.sqrt(fan_in) if fan_in else 0.0
-        shape = (out_channels, in_channels // groups, *self.kernel_size)
-        self.weight = Parameter(rng.uniform(-bound, bound, shape).astype(dtype))
-        biases = rng.uniform(-bound, bound, out_channels).astype(dtype)
+        self.weight = Parameter(rng.uniform(-bound, bound, shape).astype(kind))
+        biases = rng.uniform(-bound, bound, out_channels).astype(kind)
         self.bias = Parameter(biases) if bias else None
 
-    def __call__(self, x: Any) -> Tensor:
-        padding: Any = self.padding
+    def forward(self, input: Any) -> Tensor:  # noqa: A002 - PyTorch's names
+        x, padding = input, self.padding
         if self.padding_mode != "zeros":
             x = _padded_by_mode(as_tensor(x, self.weight), self._sides(), self.padding_mode)
             padding = 0
         return conv2d(x, self.weight, self.bias, self.stride, padding, self.dilation, self.groups)
+
+    if TYPE_CHECKING:  # (called through Module.__call__, which runs forward: its type)
+
+        def __call__(self, input: Any) -> Tensor: ...  # noqa: A002
 
     def _sides(self) -> tuple[int, int, int, int]:
         """Rows before and after, columns before and after."""
@@ -285,6 +306,17 @@ class Conv2d(Module):
         return f"Conv2d({', '.join(shown)})"
 
 
+def _layer_padding(padding: Any, stride: Pair) -> Any:
+    """A Conv2d's padding: a pair, or "same" (at stride 1 only) or "valid"."""
+    if not isinstance(padding, str):
+        return pair(padding, "padding")
+    unknown = padding not in ("same", "valid")
+    _refuse(unknown, f"Invalid padding string {padding!r}, should be one of 'valid', 'same'")
+    strided = padding == "same" and stride != (1, 1)
+    _refuse(strided, "padding='same' is not supported for strided convolutions")
+    return padding
+
+
 def _padded_by_mode(x: Tensor, sides: tuple[int, int, int, int], mode: str) -> Tensor:
     """The images padded by reflection, by their edges, or around (as torch.nn.functional.pad):
     each padded pixel is a pixel of the image, picked by index, so the gradient adds up
@@ -301,64 +333,3 @@ def _padded_by_mode(x: Tensor, sides: tuple[int, int, int, int], mode: str) -> T
     rows = np.pad(np.arange(x.shape[-2]), (top, bottom), mode=_NUMPY_MODES[mode])  # type: ignore[call-overload]
     columns = np.pad(np.arange(x.shape[-1]), (left, right), mode=_NUMPY_MODES[mode])  # type: ignore[call-overload]
     return x[..., rows[:, None], columns[None, :]]
-
-
-class _Pool(Module):
-    """A pool layer: its function's arguments, kept as attributes (PyTorch's names), and
-    PyTorch's repr, which shows ``shown`` of them."""
-
-    shown: tuple[str, ...] = ()
-
-    def __call__(self, x: Any) -> Any:
-        return self.pooled(x, **vars(self))
-
-    def pooled(self, x: Any, **arguments: Any) -> Any:
-        raise NotImplementedError
-
-    def __repr__(self) -> str:
-        shown = ", ".join(f"{name}={getattr(self, name)}" for name in self.shown)
-        return f"{type(self).__name__}({shown})"
-
-
-class MaxPool2d(_Pool):
-    """A max pool over windows, as torch.nn.MaxPool2d (see ``max_pool2d``)."""
-
-    shown = ("kernel_size", "stride", "padding", "dilation", "ceil_mode")
-
-    def __init__(
-        self,
-        kernel_size: Any,
-        stride: Any = None,
-        padding: Any = 0,
-        dilation: Any = 1,
-        return_indices: bool = False,
-        ceil_mode: bool = False,
-    ) -> None:
-        self.kernel_size, self.stride = kernel_size, kernel_size if stride is None else stride
-        self.padding, self.dilation, self.ceil_mode = padding, dilation, ceil_mode
-        self.return_indices = return_indices
-
-    def pooled(self, x: Any, **arguments: Any) -> Any:
-        return max_pool2d(x, **arguments)
-
-
-class AvgPool2d(_Pool):
-    """An average pool over windows, as torch.nn.AvgPool2d (see ``avg_pool2d``)."""
-
-    shown = ("kernel_size", "stride", "padding")
-
-    def __init__(
-        self,
-        kernel_size: Any,
-        stride: Any = None,
-        padding: Any = 0,
-        ceil_mode: bool = False,
-        count_include_pad: bool = True,
-        divisor_override: int | None = None,
-    ) -> None:
-        self.kernel_size, self.stride = kernel_size, kernel_size if stride is None else stride
-        self.padding, self.ceil_mode = padding, ceil_mode
-        self.count_include_pad, self.divisor_override = count_include_pad, divisor_override
-
-    def pooled(self, x: Any, **arguments: Any) -> Any:
-        return avg_pool2d(x, **arguments)

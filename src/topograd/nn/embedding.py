@@ -20,7 +20,7 @@ from ..tensors import Tensor
 from ..tensors.creation import DEFAULT
 from ..tensors.functions import where
 from .module import Module
-from .parameter import Parameter
+from .parameter import Parameter, checked_shape, factory_dtype
 
 
 def indices_of(given: Any, what: str) -> Any:
@@ -68,8 +68,8 @@ def embedding(
 
 class Embedding(Module):
     """A table of ``num_embeddings`` rows of ``embedding_dim`` numbers, drawn from N(0, 1) with
-    topograd's generator (``tg.manual_seed``), float32 unless ``dtype`` says otherwise; the row
-    ``padding_idx`` starts at zeros and learns nothing."""
+    topograd's generator (``tg.manual_seed``), float32 unless ``dtype`` says otherwise, on the
+    CPU (``device``); the row ``padding_idx`` starts at zeros and learns nothing."""
 
     def __init__(
         self,
@@ -77,14 +77,39 @@ class Embedding(Module):
         embedding_dim: int,
         padding_idx: int | None = None,
         *,
-        dtype: Any = np.float32,
+        device: Any = None,
+        dtype: Any = None,
     ) -> None:
+        kind = factory_dtype(device, dtype)
+        shape = checked_shape((num_embeddings, embedding_dim))
         self.num_embeddings, self.embedding_dim = num_embeddings, embedding_dim
         self.padding_idx = _padding(padding_idx, num_embeddings)
-        table = DEFAULT.numbers.standard_normal((num_embeddings, embedding_dim)).astype(dtype)
+        table = DEFAULT.numbers.standard_normal(shape).astype(kind)
         if self.padding_idx is not None:
             table[self.padding_idx] = 0.0
         self.weight = Parameter(table)
+
+    @classmethod
+    def from_pretrained(
+        cls, embeddings: Any, freeze: bool = True, padding_idx: int | None = None
+    ) -> Embedding:
+        """An Embedding holding a copy of the rows ``embeddings`` (a 2-D Tensor or array),
+        frozen unless ``freeze=False``, as PyTorch's (the row ``padding_idx`` is kept as it
+        is, and learns nothing).
+
+        >>> import topograd as tg
+        >>> table = Embedding.from_pretrained(tg.ones(3, 2))
+        >>> table.weight.requires_grad, table(tg.Tensor([2])).tolist()
+        (False, [[1.0, 1.0]])
+        """
+        rows = np.array(embeddings.data if isinstance(embeddings, Tensor) else embeddings)
+        if rows.ndim != 2:
+            raise AssertionError("Embeddings parameter is expected to be 2-dimensional")
+        table = cls.__new__(cls)  # (no rows drawn: the generator's next numbers stay as they are)
+        table.num_embeddings, table.embedding_dim = rows.shape
+        table.padding_idx = _padding(padding_idx, rows.shape[0])
+        table.weight = Parameter(rows, requires_grad=not freeze)
+        return table
 
     def forward(self, input: Any) -> Tensor:  # noqa: A002
         return embedding(input, self.weight, self.padding_idx)

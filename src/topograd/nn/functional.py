@@ -1,6 +1,5 @@
 """Functions of Tensors used by models and losses, as ``torch.nn.functional``."""
 
-from ..tensors.functions import linear
 from .activations import (
     elu,
     gelu,
@@ -16,6 +15,7 @@ from .activations import (
 from .conv import avg_pool2d, conv2d, fold, max_pool2d, unfold
 from .dropout import dropout
 from .embedding import embedding
+from .layers import linear
 from .normalization import batch_norm, layer_norm
 from .tensor_losses import (
     binary_cross_entropy,

@@ -1,5 +1,6 @@
-"""Layers on Tensors, as PyTorch's: ``Linear``, ``Sequential``, ``ReLU``, ``Tanh``, ``Flatten``,
-``Identity``.
+"""Layers on Tensors, as PyTorch's: ``Linear`` (and its function ``linear``, checked as
+PyTorch checks it), ``ReLU``, ``Tanh``, ``Flatten``, ``Identity``; ``Sequential`` is in
+``containers.py``.
 
 >>> import numpy as np
 >>> import topograd as tg
@@ -11,47 +12,94 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from ..autograd.errors import RuntimeValueError
 from ..tensors import Tensor
 from ..tensors.creation import DEFAULT
-from ..tensors.functions import linear
-from ..tensors.tensor import Operand
+from ..tensors.functions import linear as fused_linear
+from ..tensors.tensor import Operand, as_tensor, constant
+from .containers import Sequential
 from .module import Module
-from .parameter import Parameter
+from .parameter import Parameter, checked_shape, factory_dtype
+
+__all__ = ["Flatten", "Identity", "Linear", "ReLU", "Sequential", "Tanh", "linear"]
+
+# PyTorch's names of the dtypes, as its messages give them
+TORCH_NAMES = {"float16": "Half", "float32": "Float", "float64": "Double"}
+
+
+def linear(input: Operand, weight: Tensor, bias: Tensor | None = None) -> Tensor:  # noqa: A002
+    """x W^T + b, as torch.nn.functional.linear, W of shape (out, in): refused as PyTorch
+    refuses it (a RuntimeError) for an input of the wrong size or, for a Tensor, of another
+    dtype than W's; an array or a number takes W's dtype.
+
+    >>> import topograd as tg
+    >>> linear(tg.ones(2, 3), tg.ones(4, 3)).shape
+    (2, 4)
+    """
+    x = as_tensor(input, weight)
+    if not isinstance(input, Tensor) and x.dtype != weight.dtype and x.dtype.kind == "f":
+        x = constant(x.data.astype(weight.dtype))
+    if x.ndim == 0:
+        raise RuntimeError(
+            f"both arguments to linear need to be at least 1D, but they are 0D and {weight.ndim}D"
+        )
+    if x.dtype != weight.dtype:
+        mine, theirs = (TORCH_NAMES.get(t.dtype.name, t.dtype.name) for t in (x, weight))
+        if bias is None:  # (PyTorch's matmul says it in other words)
+            got = f"{mine.lower()} != {theirs.lower()}"
+            raise RuntimeError(f"expected m1 and m2 to have the same dtype, but got: {got}")
+        raise RuntimeError(f"mat1 and mat2 must have the same dtype, but got {mine} and {theirs}")
+    if x.shape[-1] != weight.shape[-1]:
+        rows = math.prod(x.shape[:-1])
+        out, inp = weight.shape
+        raise RuntimeError(
+            f"mat1 and mat2 shapes cannot be multiplied ({rows}x{x.shape[-1]} and {inp}x{out})"
+        )
+    return fused_linear(x, weight, bias)
 
 
 class Linear(Module):
-    """y = x W^T + b, W of shape (out, in); weights and bias uniform in +-1/sqrt(in_features),
-    PyTorch's initialisation, drawn from ``seed`` or else from topograd's generator
-    (``tg.manual_seed``); float32 unless ``dtype`` says otherwise. Both are ``Parameter``s."""
+    """y = x W^T + b, W of shape (out_features, in_features); weights and bias uniform in
+    +-1/sqrt(in_features), PyTorch's initialisation, drawn from ``seed`` or else from
+    topograd's generator (``tg.manual_seed``); float32 unless ``dtype`` says otherwise, on the
+    CPU (``device``). Both are ``Parameter``s."""
 
     def __init__(
         self,
         in_features: int,
         out_features: int,
         bias: bool = True,
+        device: Any = None,
+        dtype: Any = None,
+        *,
         seed: int | None = None,
-        dtype: Any = np.float32,
     ) -> None:
+        kind = factory_dtype(device, dtype)
+        shape = checked_shape((out_features, in_features))
+        self.in_features, self.out_features = in_features, out_features
         rng = DEFAULT.numbers if seed is None else np.random.default_rng(seed)
         bound = 1.0 / math.sqrt(in_features) if in_features else 0.0
-        self.weight = Parameter(
-            rng.uniform(-bound, bound, (out_features, in_features)).astype(dtype)
-        )
+        self.weight = Parameter(rng.uniform(-bound, bound, shape).astype(kind))
         self.bias = (
-            Parameter(rng.uniform(-bound, bound, out_features).astype(dtype)) if bias else None
+            Parameter(rng.uniform(-bound, bound, out_features).astype(kind)) if bias else None
         )
 
-    def __call__(self, x: Operand) -> Tensor:
-        return linear(x, self.weight, self.bias)
+    def forward(self, input: Operand) -> Tensor:  # noqa: A002 - PyTorch's names
+        return linear(input, self.weight, self.bias)
+
+    if TYPE_CHECKING:  # (called through Module.__call__, which runs forward: its type)
+
+        def __call__(self, input: Operand) -> Tensor: ...  # noqa: A002
 
     def __repr__(self) -> str:
-        out, inp = self.weight.shape
-        return f"Linear(in_features={inp}, out_features={out}, bias={self.bias is not None})"
+        return (
+            f"Linear(in_features={self.in_features}, out_features={self.out_features}, "
+            f"bias={self.bias is not None})"
+        )
 
 
 class ReLU(Module):
@@ -61,8 +109,8 @@ class ReLU(Module):
     def __init__(self, inplace: bool = False) -> None:
         self.inplace = inplace
 
-    def __call__(self, x: Tensor) -> Tensor:
-        return x.relu()
+    def forward(self, input: Tensor) -> Tensor:  # noqa: A002
+        return as_tensor(input).relu()
 
     def __repr__(self) -> str:
         return "ReLU(inplace=True)" if self.inplace else "ReLU()"
@@ -71,8 +119,8 @@ class ReLU(Module):
 class Tanh(Module):
     """tanh(x), element by element."""
 
-    def __call__(self, x: Tensor) -> Tensor:
-        return x.tanh()
+    def forward(self, input: Tensor) -> Tensor:  # noqa: A002
+        return as_tensor(input).tanh()
 
     def __repr__(self) -> str:
         return "Tanh()"
@@ -84,8 +132,8 @@ class Identity(Module):
     def __init__(self, *args: Any, **kwargs: Any) -> None:  # (any arguments, ignored)
         pass
 
-    def __call__(self, x: Any) -> Any:
-        return x
+    def forward(self, input: Any) -> Any:  # noqa: A002
+        return input
 
     def __repr__(self) -> str:
         return "Identity()"
@@ -103,47 +151,15 @@ class Flatten(Module):
     def __init__(self, start_dim: int = 1, end_dim: int = -1) -> None:
         self.start_dim, self.end_dim = start_dim, end_dim
 
-    def __call__(self, x: Tensor) -> Tensor:
-        return x.flatten(self.start_dim, self.end_dim)  # type: ignore[no-any-return]
+    def forward(self, input: Tensor) -> Tensor:  # noqa: A002
+        x = as_tensor(input)
+        n = max(x.ndim, 1)  # (a 0-d Tensor flattens as a 1-d one)
+        start, end = self.start_dim, self.end_dim
+        if -n <= start < n and -n <= end < n and start % n > end % n:
+            raise RuntimeValueError(
+                "flatten() has invalid args: start_dim cannot come after end_dim"
+            )
+        return x.flatten(start, end)  # type: ignore[no-any-return]
 
     def __repr__(self) -> str:
         return f"Flatten(start_dim={self.start_dim}, end_dim={self.end_dim})"
-
-
-class Sequential(Module):
-    """The modules applied one after the other; parameters named by position, as PyTorch.
-    Index it (``model[0]``), iterate over it or take its length, as PyTorch's."""
-
-    def __init__(self, *modules: Any) -> None:
-        self.layers = list(modules)
-
-    def __call__(self, x: Any) -> Any:
-        for module in self.layers:
-            x = module(x)
-        return x
-
-    def named_children(self) -> Iterator[tuple[str, Any]]:
-        """The modules by position, as PyTorch names them: ``0.weight``."""
-        for i, module in enumerate(self.layers):
-            yield str(i), module
-
-    def __getitem__(self, index: int | slice) -> Any:
-        """The module at ``index``; a slice is a Sequential of those modules."""
-        if isinstance(index, slice):
-            return Sequential(*self.layers[index])
-        return self.layers[index]
-
-    def __len__(self) -> int:
-        return len(self.layers)
-
-    def __iter__(self) -> Iterator[Any]:
-        return iter(self.layers)
-
-    def append(self, module: Any) -> Sequential:
-        """``module`` added at the end; the Sequential itself."""
-        self.layers.append(module)
-        return self
-
-    def __repr__(self) -> str:
-        inner = "".join(f"\n  ({i}): {m!r}" for i, m in enumerate(self.layers))
-        return f"Sequential({inner}\n)"

@@ -2,7 +2,8 @@
 
 Parameters and sub-modules assigned as attributes, or held in lists, tuples and dicts, are found
 by ``named_parameters()`` without any code of the subclass, named as PyTorch names them
-(``layers.0.weight``); a parameter is a leaf Value, a Tensor that requires a gradient, or a
+(``layers.0.weight``) and in PyTorch's order (a module's own parameters, then its buffers, then
+its sub-modules'); a parameter is a leaf Value, a Tensor that requires a gradient, or a
 ``tg.nn.Parameter`` (even one frozen with ``requires_grad=False``, as PyTorch counts it).
 Buffers (``register_buffer``: a BatchNorm's running statistics) are state that is not learnt:
 ``state_dict``, ``save`` and ``load`` keep them with the parameters (``state.py``).
@@ -13,8 +14,8 @@ Buffers (``register_buffer``: a BatchNorm's running statistics) are state that i
 ...     def __init__(self):
 ...         self.first = tg.nn.MLP(2, [3], seed=0)
 ...         self.heads = [tg.Value(0.5), tg.Value(-0.5)]
->>> [name for name, _ in TwoLayers().named_parameters()][-3:]
-['first.layers.0.neurons.2.b', 'heads.0', 'heads.1']
+>>> [name for name, _ in TwoLayers().named_parameters()][:3]  # its own first, as PyTorch's
+['heads.0', 'heads.1', 'first.layers.0.neurons.0.w.0']
 >>> TwoLayers().eval().first.training
 False
 """
@@ -51,6 +52,13 @@ class Module:
     and its state. A subclass computes in ``forward`` (PyTorch's way) or in ``__call__``."""
 
     training = True  # until train() or eval() says otherwise, as PyTorch's modules start
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        # The scalar MLP keeps a direct __call__ (its hot path); a subclass that computes in
+        # forward must still be called through forward, as PyTorch calls it.
+        if "forward" in vars(cls) and "__call__" not in vars(cls):
+            setattr(cls, "__call__", Module.__call__)  # noqa: B010 - mypy refuses the spelling
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         """A module is called on its inputs: its ``forward``."""
@@ -137,19 +145,54 @@ class Module:
 
     def double(self) -> Self:
         """Every float parameter and buffer in float64, in place (as PyTorch's)."""
-        return self._cast("float64")
+        return self._cast("float64", "double")
 
     def float(self) -> Self:
         """Every float parameter and buffer in float32, in place (as PyTorch's)."""
-        return self._cast("float32")
+        return self._cast("float32", "float")
 
-    def _cast(self, dtype: str) -> Self:
+    def to(self, *args: Any, dtype: Any = None, device: Any = None, **flags: Any) -> Self:
+        """PyTorch's ``to(device, dtype)``, ``to(dtype)`` or ``to(tensor)``: every float
+        parameter and buffer cast to a float dtype, in place; the device is the CPU, the only
+        one topograd runs on (another is refused, as a Tensor's ``to`` refuses it).
+
+        >>> import topograd as tg
+        >>> tg.nn.Linear(2, 1).to("cpu", tg.float64).weight.dtype
+        dtype('float64')
+        """
+        from ..tensors.pointwise import cast_arguments, device_index, float_dtype
+
+        unknown = set(flags) - {"non_blocking", "memory_format"}
+        if unknown:
+            raise TypeError(f"to() got an unexpected keyword argument {sorted(unknown)[0]!r}")
+        dtype, device, _ = cast_arguments(args, dtype, device)
+        if device is not None:
+            device_index(device)
+        return self if dtype is None else self._cast(float_dtype(dtype).name, "to")
+
+    def requires_grad_(self, requires_grad: bool = True) -> Self:
+        """Every parameter made to want a gradient (or frozen, ``False``), as PyTorch's; a
+        Value always wants one, and is refused.
+
+        >>> import topograd as tg
+        >>> tg.nn.Linear(2, 1).requires_grad_(False).weight.requires_grad
+        False
+        """
+        found = self.parameters()
+        fixed = [p for p in found if not hasattr(p, "requires_grad_")]
+        if fixed:
+            raise TypeError(f"requires_grad_: a {type(fixed[0]).__name__} always wants a gradient")
+        for p in found:
+            p.requires_grad_(requires_grad)
+        return self
+
+    def _cast(self, dtype: str, by: str) -> Self:
         found = [t for _, t in [*self.named_parameters(), *self.named_buffers()]]
         kinds = [getattr(t.data, "dtype", None) for t in found]  # (a Value's number: None)
         cast = [t for t, k in zip(found, kinds) if k is not None and k.kind == "f" and k != dtype]
         for t in cast:
             t.data = t.data.astype(dtype)
-        wrote(cast, f"{type(self).__name__}.{'double' if dtype == 'float64' else 'float'}")
+        wrote(cast, f"{type(self).__name__}.{by}")
         return self
 
     def zero_grad(self) -> None:
@@ -158,17 +201,27 @@ class Module:
 
     def state_dict(self) -> dict[str, Any]:
         """Every parameter's and persistent buffer's value by name: a float, or a copy of an
-        array."""
+        array. A parameter held in two places (a tied weight) is there under both names."""
         return saved.state_of(dict(_walk(self, STATE, named=True)))
 
-    def load_state_dict(self, state: Mapping[str, object]) -> None:
-        """Set every parameter and buffer from ``state``; all of it is checked before anything
-        changes."""
+    def load_state_dict(self, state: Mapping[str, object], strict: bool = True) -> Any:
+        """Set every parameter and buffer from ``state`` (arrays, Tensors, PyTorch's tensors,
+        anything ``np.asarray`` takes), all of it checked before anything changes; as
+        PyTorch's, a RuntimeError for a missing or unexpected name unless ``strict=False``,
+        and the names that did not match, ``(missing_keys, unexpected_keys)``. A tied weight
+        takes the value of its last name.
+
+        >>> import topograd as tg
+        >>> tg.nn.Linear(2, 1).load_state_dict({"weight": tg.ones(1, 2)}, strict=False)
+        IncompatibleKeys(missing_keys=['bias'], unexpected_keys=[])
+        """
         named = dict(_walk(self, STATE, named=True))
-        values = saved.checked_state(type(self).__name__, named, state)
-        for name, p in named.items():
-            p.data = values[name]
-        wrote(named.values(), f"{type(self).__name__}.load_state_dict")
+        values, keys = saved.checked_state(type(self).__name__, named, state, strict)
+        for name, value in values.items():
+            named[name].data = value
+        written = {id(named[name]): named[name] for name in values}
+        wrote(written.values(), f"{type(self).__name__}.load_state_dict")
+        return keys
 
     def save(self, path: str | Path) -> None:
         """Write the state: JSON (readable, exact to the last bit), or ``.npz`` by its name."""
@@ -183,46 +236,103 @@ class Module:
         }
         try:
             self.load_state_dict(saved.load(path, shapes))
+        except saved.StateError as error:  # in one line, naming the file
+            raise saved.StateError(f"{path}: {error.summary}", error.summary) from None
         except ValueError as error:  # every refusal names the file
             message = str(error)
             raise ValueError(message if str(path) in message else f"{path}: {message}") from None
 
 
 def _walk(module: Module, what: str, named: bool) -> Iterator[tuple[str, Any]]:
-    """(name, parameter or buffer) depth first in attribute order; names only where asked (a
-    training step asks for the parameters alone, twice). A module's buffers are its attributes
-    it registered, so a BatchNorm's state comes in PyTorch's order: weight, bias, running_mean,
-    running_var, num_batches_tracked."""
-    seen: set[int] = set()
-    stack: list[tuple[str, Any, bool]] = [("", module, False)]  # (name, holder, is a buffer)
-    while stack:
-        prefix, holder, buffer = stack.pop()
-        if id(holder) in seen:
-            continue
-        seen.add(id(holder))
-        if buffer:
-            yield prefix, holder
-            continue
-        if is_parameter(holder):
-            if what != BUFFERS:
-                yield prefix, holder
-            continue
-        found = []
-        for name, x in reversed(_contents(holder)):
-            kept = _buffer(holder, name, what)
-            if kept is False or (kept and x is not None):
-                found.append((f"{prefix}.{name}" if prefix and named else name, x, kept))
-        stack += found if named else [("", x, kept) for _, x, kept in found]
+    """(name, parameter or buffer) in PyTorch's order; names only where asked (a training step
+    asks for the parameters alone, twice)."""
+    walk = _Walk(what, named)
+    walk.visit("", module)
+    return iter(walk.found)
 
 
-def _buffer(holder: object, name: str, what: str) -> bool | None:
-    """Whether ``holder.name`` is a buffer the walk gives (True), a buffer it skips (None), or
-    not a buffer at all (False: look inside it for parameters)."""
-    registered = vars(holder).get("_buffers", {}) if isinstance(holder, Module) else {}
-    if name not in registered:
+class _Walk:
+    """One walk of a module, gathering its parameters, buffers or state (``what``) in PyTorch's
+    order: a module's own parameters (and lists of parameters, as micrograd's ``Neuron.w``),
+    then its own buffers, then its sub-modules', each group in the order it was assigned. The
+    parameters and the buffers come each once (PyTorch's ``remove_duplicate``); the state keeps
+    every name, so a weight tied to two modules is saved under both, as PyTorch saves it."""
+
+    def __init__(self, what: str, named: bool) -> None:
+        self.what, self.named, self.unique = what, named, what != STATE
+        self.seen: set[int] = set()  # what a walk that gives each once has given or entered
+        self.path: set[int] = set()  # the holders being entered: a cycle is not followed
+        self.found: list[tuple[str, Any]] = []
+
+    def name(self, prefix: str, name: str) -> str:
+        if not self.named:
+            return ""
+        return f"{prefix}.{name}" if prefix else name
+
+    def give(self, name: str, value: Any) -> None:
+        if self.unique:
+            if id(value) in self.seen:
+                return
+            self.seen.add(id(value))
+        self.found.append((name, value))
+
+    def visit(self, prefix: str, holder: Any) -> None:
+        """The parameters and buffers inside ``holder`` (a module, list, tuple or dict)."""
+        key = id(holder)
+        if key in self.path or (self.unique and key in self.seen):
+            return
+        self.seen.add(key)
+        self.path.add(key)
+        if isinstance(holder, Module):
+            self.module(prefix, holder)
+        else:
+            self.items(prefix, _contents(holder))
+        self.path.discard(key)
+
+    def items(self, prefix: str, items: list[tuple[str, Any]]) -> None:
+        for name, x in items:
+            if is_parameter(x):
+                if self.what != BUFFERS:
+                    self.give(self.name(prefix, name), x)
+            elif isinstance(x, HOLDERS):
+                self.visit(self.name(prefix, name), x)
+
+    def module(self, prefix: str, module: Module) -> None:
+        registered: dict[str, bool] = vars(module).get("_buffers", {})
+        own: list[tuple[str, Any]] = []
+        inner: list[tuple[str, Any]] = []
+        for name, x in module.named_children():
+            if name in registered:
+                continue
+            if is_parameter(x):
+                own.append((name, x))
+            elif isinstance(x, Module):
+                inner.append((name, x))
+            elif isinstance(x, CONTAINERS):
+                (inner if _holds_module(x, set()) else own).append((name, x))
+        self.items(prefix, own)
+        for name, persistent in registered.items():
+            buffer = vars(module).get(name)
+            wanted = self.what == BUFFERS or (self.what == STATE and persistent)
+            if wanted and buffer is not None:
+                self.give(self.name(prefix, name), buffer)
+        self.items(prefix, inner)
+
+
+CONTAINERS = (list, tuple, dict)
+HOLDERS = (Module, *CONTAINERS)  # what may hold parameters
+
+
+def _holds_module(holder: Any, seen: set[int]) -> bool:
+    """Whether a list, tuple or dict holds a module, at any depth (then it counts among a
+    module's sub-modules, after its own parameters; else among its own parameters)."""
+    if id(holder) in seen:
         return False
-    wanted = what == BUFFERS or (what == STATE and registered[name])
-    return True if wanted else None
+    seen.add(id(holder))
+    for x in holder.values() if isinstance(holder, dict) else holder:
+        if isinstance(x, Module) or (isinstance(x, CONTAINERS) and _holds_module(x, seen)):
+            return True
+    return False
 
 
 def _modules(module: Module) -> Iterator[tuple[str, Module]]:
@@ -239,7 +349,7 @@ def _modules(module: Module) -> Iterator[tuple[str, Module]]:
         stack += [
             (f"{prefix}.{name}" if prefix else name, x)
             for name, x in reversed(_contents(holder))
-            if not (isinstance(holder, Module) and _buffer(holder, name, BUFFERS))
+            if not (isinstance(holder, Module) and name in vars(holder).get("_buffers", {}))
         ]
 
 

@@ -14,6 +14,7 @@ order (within a few units in the last place; the tests bound it).
 
 from __future__ import annotations
 
+import math
 import numbers
 from collections.abc import Sequence
 from typing import Any
@@ -24,7 +25,7 @@ from ..autograd.modes import no_grad
 from ..tensors import Tensor
 from ..tensors.tensor import as_tensor, constant
 from .module import Module
-from .parameter import Parameter
+from .parameter import Parameter, checked_shape, factory_dtype
 
 
 def _normalized(x: Tensor, axes: tuple[int, ...], eps: float) -> tuple[Tensor, Tensor, Tensor]:
@@ -41,6 +42,23 @@ def _shape_of(normalized_shape: int | Sequence[int]) -> tuple[int, ...]:
     return tuple(int(n) for n in normalized_shape)
 
 
+def _input(given: Any, *others: Tensor | None) -> Tensor:
+    """The input as a Tensor: an array or a number takes the dtype of the parameters and
+    statistics ``others`` (a Tensor keeps its own: see ``_same_dtype``)."""
+    like = next((t for t in others if t is not None), None)
+    x = as_tensor(given, like)
+    if like is not None and not isinstance(given, Tensor) and x.dtype != like.dtype:
+        return constant(x.data.astype(like.dtype)) if x.dtype.kind == "f" else x
+    return x
+
+
+def _same_dtype(x: Tensor, *others: Tensor | None) -> None:
+    """Refuse an input of another dtype than the parameters' and statistics', as PyTorch's CPU
+    kernels refuse it."""
+    if any(t is not None and t.dtype != x.dtype for t in others):
+        raise RuntimeError("mixed dtype (CPU): all inputs must share same datatype.")
+
+
 def layer_norm(
     input: Tensor,  # noqa: A002 - PyTorch's names
     normalized_shape: int | Sequence[int],
@@ -50,7 +68,8 @@ def layer_norm(
 ) -> Tensor:
     """Each sample normalised over its last axes (``normalized_shape``): (x - mean) /
     √(var + eps), the biased variance, then times ``weight`` and plus ``bias`` if given."""
-    x = as_tensor(input)
+    x = _input(input, weight, bias)
+    _same_dtype(x, weight, bias)
     shape = _shape_of(normalized_shape)
     if not shape or x.ndim < len(shape) or x.shape[x.ndim - len(shape) :] != shape:
         raise RuntimeError(
@@ -91,26 +110,29 @@ def batch_norm(
     """Each channel (axis 1) normalised: in training by the batch's mean and biased variance,
     updating the running statistics in place (new = (1 - momentum) old + momentum batch, the
     variance unbiased there, as PyTorch's); in evaluation by the running statistics."""
-    x = as_tensor(input)
+    x = _input(input, weight, bias, running_mean, running_var)
     axes, along = _channel_axes(x)
     channels = x.shape[1]
     for name, t in (("running_mean", running_mean), ("running_var", running_var)):
         if t is not None and t.shape != (channels,):
             raise RuntimeError(f"{name} should contain {channels} elements not {t.numel()}")
-    if training:
-        count = x.numel() // max(channels, 1)
-        if count <= 1:
-            raise ValueError(
-                "Expected more than 1 value per channel when training, got input size "
-                f"{list(x.shape)}"
-            )
-        out, _, _ = _normalized(x, axes, float(eps))
-        _update(running_mean, running_var, x.data, axes, momentum)
-    else:
+    count = x.shape[0] * math.prod(x.shape[2:])  # values per channel
+    if training and count == 1:
+        raise ValueError(
+            f"Expected more than 1 value per channel when training, got input size {list(x.shape)}"
+        )
+    if not (training and count == 0):  # (PyTorch's kernel checks, and skips an empty batch)
+        _same_dtype(x, weight, bias, running_mean, running_var)
+    if not training:
         if running_mean is None or running_var is None:
             raise RuntimeError("running_mean and running_var must be defined in evaluation mode")
         mean, var = running_mean.reshape(along), running_var.reshape(along)
         out = (x - mean) / (var + float(eps)).sqrt()
+    elif count:
+        out, _, _ = _normalized(x, axes, float(eps))
+        _update(running_mean, running_var, x.data, axes, momentum)
+    else:  # an empty batch: nothing to normalise, nothing learnt of it
+        out = x * 1.0
     if weight is not None:
         out = out * weight.reshape(along)
     return out if bias is None else out + bias.reshape(along)
@@ -149,14 +171,14 @@ class LayerNorm(Module):
         eps: float = 1e-5,
         elementwise_affine: bool = True,
         bias: bool = True,
-        *,
-        dtype: Any = np.float32,
+        device: Any = None,
+        dtype: Any = None,
     ) -> None:
-        self.normalized_shape = _shape_of(normalized_shape)
+        kind = factory_dtype(device, dtype)
+        self.normalized_shape = shape = checked_shape(_shape_of(normalized_shape))
         self.eps, self.elementwise_affine = eps, elementwise_affine
-        shape = self.normalized_shape
-        self.weight = Parameter(np.ones(shape, dtype)) if elementwise_affine else None
-        self.bias = Parameter(np.zeros(shape, dtype)) if elementwise_affine and bias else None
+        self.weight = Parameter(np.ones(shape, kind)) if elementwise_affine else None
+        self.bias = Parameter(np.zeros(shape, kind)) if elementwise_affine and bias else None
 
     def forward(self, input: Tensor) -> Tensor:  # noqa: A002
         return layer_norm(input, self.normalized_shape, self.weight, self.bias, self.eps)
@@ -170,9 +192,10 @@ class LayerNorm(Module):
 
 class BatchNorm1d(Module):
     """``batch_norm`` of (N, C) or (N, C, L) inputs: the batch's statistics in training mode
-    (updating the buffers ``running_mean``, ``running_var`` and ``num_batches_tracked``), the
-    running ones in evaluation mode; a learnt weight (ones) and bias (zeros) where ``affine``.
-    ``momentum=None`` averages all batches so far (a cumulative mean), as PyTorch's;
+    (updating the buffers ``running_mean``, ``running_var`` and ``num_batches_tracked``; an
+    empty batch changes only the count, as PyTorch's), the running ones in evaluation mode; a
+    learnt weight (ones) and bias (zeros) where ``affine``. ``momentum=None`` averages all
+    batches so far (a cumulative mean), as PyTorch's;
     ``track_running_stats=False`` keeps no statistics and always uses the batch's."""
 
     running_mean: Tensor | None  # buffers (register_buffer)
@@ -186,24 +209,27 @@ class BatchNorm1d(Module):
         momentum: float | None = 0.1,
         affine: bool = True,
         track_running_stats: bool = True,
+        device: Any = None,
+        dtype: Any = None,
         *,
         bias: bool = True,
-        dtype: Any = np.float32,
     ) -> None:
+        kind = factory_dtype(device, dtype)
+        shape = checked_shape((num_features,))
         self.num_features, self.eps, self.momentum = num_features, eps, momentum
         self.affine, self.track_running_stats = affine, track_running_stats
-        self.weight = Parameter(np.ones(num_features, dtype)) if affine else None
-        self.bias = Parameter(np.zeros(num_features, dtype)) if affine and bias else None
+        self.weight = Parameter(np.ones(shape, kind)) if affine else None
+        self.bias = Parameter(np.zeros(shape, kind)) if affine and bias else None
         buffers = {
-            "running_mean": np.zeros(num_features, dtype),
-            "running_var": np.ones(num_features, dtype),
+            "running_mean": np.zeros(shape, kind),
+            "running_var": np.ones(shape, kind),
             "num_batches_tracked": np.zeros((), np.int64),  # an int64, as PyTorch's
         }
         for name, start in buffers.items():
             self.register_buffer(name, constant(start) if track_running_stats else None)
 
     def forward(self, input: Tensor) -> Tensor:  # noqa: A002
-        x = as_tensor(input)
+        x = _input(input, self.weight, self.bias, self.running_mean, self.running_var)
         if x.ndim not in (2, 3):
             raise ValueError(f"expected 2D or 3D input (got {x.ndim}D input)")
         momentum = 0.0 if self.momentum is None else self.momentum

@@ -8,11 +8,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
 from ..tensors import Tensor
+from ..tensors.pointwise import device_index, float_dtype
 
 
 class Parameter(Tensor):
@@ -39,3 +41,31 @@ class Parameter(Tensor):
 
     def __repr__(self) -> str:
         return "Parameter containing:\n" + super().__repr__()
+
+
+def factory_dtype(device: Any = None, dtype: Any = None) -> np.dtype[Any]:
+    """The dtype of a layer's parameters from PyTorch's ``device=`` and ``dtype=`` keywords:
+    float32 unless ``dtype`` says otherwise; a device other than the CPU is refused, as a
+    Tensor's ``to`` refuses it.
+
+    >>> factory_dtype("cpu"), factory_dtype(dtype=np.float64)
+    (dtype('float32'), dtype('float64'))
+    """
+    if device is not None:
+        device_index(device)
+    return float_dtype(np.float32 if dtype is None else dtype)
+
+
+def checked_shape(shape: Sequence[int]) -> tuple[int, ...]:
+    """``shape`` for a new parameter, refused as PyTorch refuses a negative size (a
+    RuntimeError naming it), where NumPy would raise a ValueError of its own.
+
+    >>> checked_shape((2, 3))
+    (2, 3)
+    """
+    for size in shape:
+        if size < 0:
+            raise RuntimeError(
+                f"Trying to create tensor with negative dimension {size}: {list(shape)}"
+            )
+    return tuple(shape)

@@ -11,8 +11,10 @@ import os
 import stat
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import Any, BinaryIO, NamedTuple
 
+from ..autograd.errors import RuntimeValueError
+from ..autograd.kinds import kind_of
 from ..disk import write_atomically
 
 FORMAT = "topograd.state/1"
@@ -30,23 +32,68 @@ def state_of(named: Mapping[str, Any]) -> dict[str, Any]:
     return {name: p.data.copy() if _is_array(p.data) else p.data for name, p in named.items()}
 
 
-def checked_state(
-    owner: str, named: Mapping[str, Any], state: Mapping[str, object]
-) -> dict[str, Any]:
-    """The values of ``state`` for the parameters ``named``, every one checked against the
-    parameter it is for; a ValueError naming what does not fit."""
-    missing = [n for n in named if n not in state]
-    unexpected = [n for n in state if n not in named]
-    if missing or unexpected:
-        raise ValueError(
-            f"the state does not fit this {owner}: "
-            + "; ".join(
-                f"{what} {', '.join(keys[:3])}{' ...' if len(keys) > 3 else ''}"
-                for what, keys in (("missing", missing), ("unexpected", unexpected))
-                if keys
-            )
+class IncompatibleKeys(NamedTuple):
+    """What ``load_state_dict`` returns, as PyTorch's: the names the module has that the state
+    lacks, and the names of the state that the module lacks."""
+
+    missing_keys: list[str]
+    unexpected_keys: list[str]
+
+    def __repr__(self) -> str:
+        if not self.missing_keys and not self.unexpected_keys:
+            return "<All keys matched successfully>"
+        return (
+            f"IncompatibleKeys(missing_keys={self.missing_keys!r}, "
+            f"unexpected_keys={self.unexpected_keys!r})"
         )
-    return {name: _checked(name, state[name], p.data) for name, p in named.items()}
+
+
+class StateError(RuntimeValueError):
+    """A state that does not fit its module: PyTorch's "Error(s) in loading state_dict for
+    ..." and its lines; ``summary`` says it in one line (for a file's message)."""
+
+    def __init__(self, message: str, summary: str) -> None:
+        super().__init__(message)
+        self.summary = summary
+
+
+def checked_state(
+    owner: str, named: Mapping[str, Any], state: Mapping[str, object], strict: bool = True
+) -> tuple[dict[str, Any], IncompatibleKeys]:
+    """The values of ``state`` for the parameters ``named``, every one checked against the
+    parameter it is for, and the names that do not match; a ``StateError`` naming all that
+    does not fit (a missing or unexpected name only where ``strict``)."""
+    keys = IncompatibleKeys(
+        [n for n in named if n not in state], [n for n in state if n not in named]
+    )
+    lines, problems = [], []
+    if strict and (keys.missing_keys or keys.unexpected_keys):
+        pairs = (("missing", keys.missing_keys), ("unexpected", keys.unexpected_keys))
+        listed = [
+            f"{what} {', '.join(k[:3])}{' ...' if len(k) > 3 else ''}" for what, k in pairs if k
+        ]
+        problems.append(f"the state does not fit this {owner}: {'; '.join(listed)}")
+        lines += [
+            f"{what.capitalize()} key(s) in state_dict: {', '.join(map(repr_key, k))}. "
+            for what, k in pairs
+            if k
+        ]
+    values = {}
+    for name in (n for n in named if n in state):
+        try:
+            values[name] = _checked(name, state[name], named[name].data)
+        except ValueError as error:
+            problems.append(str(error))
+            lines.append(str(error))
+    if problems:
+        message = "\n\t".join([f"Error(s) in loading state_dict for {owner}:", *lines])
+        raise StateError(message, "; ".join(problems))
+    return values, keys
+
+
+def repr_key(name: str) -> str:
+    """A name as PyTorch's messages quote it: "weight"."""
+    return f'"{name}"'
 
 
 def save(path: str | Path, description: str, state: Mapping[str, Any]) -> None:
@@ -215,10 +262,21 @@ def _member(archive: Any, info: Any, shape: tuple[int, ...] | None) -> Any:
 
 
 def _checked(name: str, value: object, current: Any) -> Any:
-    """``value`` as a parameter like ``current`` (a float, or an array of its shape and dtype)."""
+    """``value`` as a parameter like ``current`` (a float, or an array of its shape and dtype):
+    from an array, a Tensor or a Value, anything ``np.asarray`` takes (PyTorch's tensors), or
+    JSON's numbers."""
+    if kind_of(value) is not None:
+        value = value.data  # type: ignore[attr-defined]  # a Tensor's array, a Value's number
     if _is_array(current):
         import numpy as np
 
+        if not isinstance(value, (dict, str, np.ndarray)):
+            value = _as_array(value)
+        if isinstance(value, np.ndarray) and value.shape != current.shape:
+            raise ValueError(
+                f"size mismatch for {name}: the value of {name} must be an array of shape "
+                f"{current.shape}, got shape {value.shape}"
+            )
         if isinstance(value, dict):  # from JSON
             shape, data = value.get("shape"), value.get("data")
             if not isinstance(shape, list) or not isinstance(data, list):
@@ -236,6 +294,16 @@ def _checked(name: str, value: object, current: Any) -> Any:
             raise ValueError(f"the value of {name} must be an array of shape {current.shape}")
         return value.astype(current.dtype)
     return _number(name, value)
+
+
+def _as_array(value: object) -> Any:
+    """``value`` as NumPy takes it (a PyTorch tensor, a list of numbers), or itself."""
+    import numpy as np
+
+    try:
+        return np.asarray(value)
+    except (TypeError, ValueError, RuntimeError):  # (a tensor that requires grad: RuntimeError)
+        return value
 
 
 def _fits(shape: list[Any], data: list[Any]) -> bool:

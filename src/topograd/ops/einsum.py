@@ -22,6 +22,7 @@ import string
 from collections.abc import Sequence
 from typing import Any
 
+from ..autograd.errors import RuntimeValueError
 from ..autograd.registry import ANY, VARIADIC, Case, Difference, register
 from .floats import INF, NAN
 from .helpers import SUM_OF_ZEROS, SUM_OVERFLOW, shape_of
@@ -43,17 +44,17 @@ def equation_of(subscripts: str, ndims: Sequence[int]) -> tuple[list[str], str]:
     inputs, arrow, out = text.partition("->")
     parts = inputs.split(",")
     if len(parts) != len(ndims):
-        raise ValueError(
+        raise RuntimeValueError(
             f"einsum(): the equation names {len(parts)} operands, {len(ndims)} were given"
         )
     if (not arrow and "-" in text) or ">" in inputs or "-" in inputs:
-        raise ValueError(f"einsum(): {subscripts!r} is not an equation ('ij,jk->ik')")
+        raise RuntimeValueError(f"einsum(): {subscripts!r} is not an equation ('ij,jk->ik')")
     spread = max(
         (n - len(p.replace("...", "")) for p, n in zip(parts, ndims) if "..." in p), default=0
     )
     spare = [c for c in ORDER if c not in text]
     if spread > len(spare):
-        raise ValueError(
+        raise RuntimeValueError(
             f"einsum(): an ellipsis of {spread} axes is more than the {len(spare)} letters"
             f" {subscripts!r} leaves unused can name"
         )
@@ -73,27 +74,31 @@ def equation_of(subscripts: str, ndims: Sequence[int]) -> tuple[list[str], str]:
 def _expanded(part: str, ndim: int, ellipsis: str, subscripts: str) -> str:
     """One operand's subscripts with its ellipsis as spare letters, checked against its axes."""
     if part.count("...") > 1 or "." in part.replace("...", ""):
-        raise ValueError(f"einsum(): {subscripts!r} has a misplaced '.' (an ellipsis is '...')")
+        raise RuntimeValueError(
+            f"einsum(): {subscripts!r} has a misplaced '.' (an ellipsis is '...')"
+        )
     named = part.replace("...", "")
     if any(c not in LETTERS for c in named):
-        raise ValueError(
+        raise RuntimeValueError(
             f"einsum(): subscripts are lowercase letters or capitals (a-z, A-Z), got {subscripts!r}"
         )
     if "..." in part:
         if ndim < len(named):
-            raise ValueError(f"einsum(): {part!r} names more axes than the operand's {ndim}")
+            raise RuntimeValueError(f"einsum(): {part!r} names more axes than the operand's {ndim}")
         return part.replace("...", ellipsis[len(ellipsis) - (ndim - len(named)) :])
     if len(named) != ndim:
-        raise ValueError(f"einsum(): {part!r} names {len(named)} axes of an operand of {ndim}")
+        raise RuntimeValueError(
+            f"einsum(): {part!r} names {len(named)} axes of an operand of {ndim}"
+        )
     return named
 
 
 def _check_output(out: str, letters: list[str], subscripts: str) -> None:
     if len(set(out)) != len(out):
-        raise ValueError(f"einsum(): the output of {subscripts!r} repeats a letter")
+        raise RuntimeValueError(f"einsum(): the output of {subscripts!r} repeats a letter")
     missing = [c for c in out if not any(c in s for s in letters)]
     if missing:
-        raise ValueError(
+        raise RuntimeValueError(
             f"einsum(): output letter {missing[0]!r} of {subscripts!r} is in no operand"
         )
 

@@ -163,12 +163,12 @@ def logsumexp(
     batches=True,
 )
 def var(
-    grad: Any, x: Any, out: Any, *, axis: Any = None, correction: int = 1, keepdims: bool = False
+    grad: Any, x: Any, out: Any, *, axis: Any = None, correction: float = 1, keepdims: bool = False
 ) -> tuple[Any]:
-    """2 (x - mean) / (n - correction), as PyTorch's (2 / dof) grad (x - mean); n - correction
-    counted as 0 where it is less"""
+    """2 (x - mean) / (n - correction), as PyTorch's (2 / dof) grad (x - mean), the dof as it
+    is where it is 0 or less (the forward counts it as 0)"""
     count = data(x).size // max(1, data(out).size)
-    scale = floats.div(2.0, float(max(0, count - correction)))
+    scale = floats.div(2.0, float(count - correction))
     centred = x - x.mean(axis=axis, keepdims=True)
     return ((expand(grad, x, axis, keepdims) * scale) * centred,)
 
@@ -188,7 +188,7 @@ def var(
     batches=True,
 )
 def std(
-    grad: Any, x: Any, out: Any, *, axis: Any = None, correction: int = 1, keepdims: bool = False
+    grad: Any, x: Any, out: Any, *, axis: Any = None, correction: float = 1, keepdims: bool = False
 ) -> tuple[Any]:
     """var's, fed grad / (2 std), and 0 where std is 0 (constant data), as PyTorch's"""
     halved = where(data(out) == 0, 0.0, div(grad, out * 2.0))

@@ -1,7 +1,9 @@
 """Optimizers for anything with ``.data`` and ``.grad`` (Values and Tensors), step for step as
 ``torch.optim``: the loop in ``Optimizer``, one update per subclass; learning-rate schedulers
-as ``torch.optim.lr_scheduler``'s, and micrograd's ``LinearDecay``."""
+as ``torch.optim.lr_scheduler``'s (here and in ``lr_scheduler``), and micrograd's
+``LinearDecay``."""
 
+from . import lr_scheduler
 from .adagrad import Adagrad
 from .adam import Adam, AdamW
 from .optimizer import Optimizer
@@ -22,4 +24,5 @@ __all__ = [
     "Optimizer",
     "RMSprop",
     "StepLR",
+    "lr_scheduler",
 ]

@@ -11,36 +11,55 @@ same order, with its ``lr_decay`` and ``initial_accumulator_value``.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from typing import Any
 
-from .optimizer import Optimizer, Parameter, nonnegative
-from .pointwise import divide, sqrt
+from .groups import nonnegative
+from .optimizer import Optimizer, Parameter, Params
+from .pointwise import divide, full_like, sqrt
 
 
 class Adagrad(Optimizer):
     """The sum of every squared gradient so far, ``s += g²`` (from
     ``initial_accumulator_value``); ``p -= lr_t * g / (sqrt(s) + eps)``, with
-    ``lr_t = lr / (1 + (t - 1) * lr_decay)`` at step ``t``."""
+    ``lr_t = lr / (1 + (t - 1) * lr_decay)`` at step ``t``. As PyTorch's, each parameter's
+    state (``step`` 0, ``sum``) is there from the start."""
 
     def __init__(
         self,
-        params: Iterable[Parameter],
+        params: Params,
         lr: float = 1e-2,
         lr_decay: float = 0.0,
         weight_decay: float = 0.0,
         initial_accumulator_value: float = 0.0,
         eps: float = 1e-10,
+        foreach: bool | None = None,
         *,
         maximize: bool = False,
+        differentiable: bool = False,
+        fused: bool | None = None,
     ) -> None:
-        super().__init__(params, lr, weight_decay, maximize=maximize)
         nonnegative(lr_decay=lr_decay, initial_accumulator_value=initial_accumulator_value, eps=eps)
-        self.lr_decay, self.eps = lr_decay, eps
-        self.initial_accumulator_value = initial_accumulator_value
+        super().__init__(
+            params,
+            lr,
+            weight_decay,
+            lr_decay=lr_decay,
+            eps=eps,
+            initial_accumulator_value=initial_accumulator_value,
+            foreach=foreach,
+            maximize=maximize,
+            differentiable=differentiable,
+            fused=fused,
+        )
+        for group in self.param_groups:
+            start = group["initial_accumulator_value"]
+            for p in group["params"]:
+                self.state[p] = {"step": 0, "sum": full_like(p.data, start)}
 
     def update(self, p: Parameter, grad: Any, state: dict[str, Any]) -> None:
+        group = self.group
         t = state["step"] = state.get("step", 0) + 1
-        clr = self.lr / (1 + (t - 1) * self.lr_decay)
-        total = state["sum"] = state.get("sum", self.initial_accumulator_value) + grad * grad
-        p.data += divide(-clr * grad, sqrt(total) + self.eps)
+        clr = group["lr"] / (1 + (t - 1) * group["lr_decay"])
+        start = group["initial_accumulator_value"]  # for a parameter added after
+        total = state["sum"] = state.get("sum", start) + grad * grad
+        p.data += divide(-clr * grad, sqrt(total) + group["eps"])

@@ -12,10 +12,10 @@ AMSGrad's running maximum of the second moment.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from typing import Any
 
-from .optimizer import Optimizer, Parameter, nonnegative
+from .groups import nonnegative
+from .optimizer import Optimizer, Parameter, Params
 from .pointwise import divide, lerp, maximum, sqrt
 
 
@@ -27,38 +27,49 @@ class Adam(Optimizer):
 
     def __init__(
         self,
-        params: Iterable[Parameter],
+        params: Params,
         lr: float = 1e-3,
         betas: tuple[float, float] = (0.9, 0.999),
         eps: float = 1e-8,
         weight_decay: float = 0.0,
         amsgrad: bool = False,
         *,
+        foreach: bool | None = None,
         maximize: bool = False,
+        capturable: bool = False,
+        differentiable: bool = False,
+        fused: bool | None = None,
         decoupled_weight_decay: bool = False,
     ) -> None:
-        super().__init__(
-            params,
-            lr,
-            weight_decay,
-            maximize=maximize,
-            decoupled_weight_decay=decoupled_weight_decay,
-        )
         nonnegative(eps=eps)
         for i, beta in enumerate(betas):
             if not 0.0 <= beta < 1.0:
                 raise ValueError(f"betas[{i}] must be in [0, 1), got {beta}")
-        self.betas, self.eps, self.amsgrad = betas, eps, amsgrad
+        super().__init__(
+            params,
+            lr,
+            weight_decay,
+            betas=betas,
+            eps=eps,
+            amsgrad=amsgrad,
+            maximize=maximize,
+            foreach=foreach,
+            capturable=capturable,
+            differentiable=differentiable,
+            fused=fused,
+            decoupled_weight_decay=decoupled_weight_decay,
+        )
 
     def update(self, p: Parameter, grad: Any, state: dict[str, Any]) -> None:
-        beta1, beta2 = self.betas
+        group = self.group
+        beta1, beta2 = group["betas"]
         t = state["step"] = state.get("step", 0) + 1
         m = state["exp_avg"] = lerp(state.get("exp_avg", 0.0), grad, 1 - beta1)
         v = state["exp_avg_sq"] = state.get("exp_avg_sq", 0.0) * beta2 + (1 - beta2) * grad * grad
-        if self.amsgrad:
+        if group["amsgrad"]:
             v = state["max_exp_avg_sq"] = maximum(state.get("max_exp_avg_sq", 0.0), v)
-        step_size = self.lr / (1 - beta1**t)
-        denom = sqrt(v) / (1 - beta2**t) ** 0.5 + self.eps
+        step_size = group["lr"] / (1 - beta1**t)
+        denom = sqrt(v) / (1 - beta2**t) ** 0.5 + group["eps"]
         p.data += divide(-step_size * m, denom)
 
 
@@ -76,7 +87,7 @@ class AdamW(Adam):
 
     def __init__(
         self,
-        params: Iterable[Parameter],
+        params: Params,
         lr: float = 1e-3,
         betas: tuple[float, float] = (0.9, 0.999),
         eps: float = 1e-8,
@@ -84,6 +95,10 @@ class AdamW(Adam):
         amsgrad: bool = False,
         *,
         maximize: bool = False,
+        foreach: bool | None = None,
+        capturable: bool = False,
+        differentiable: bool = False,
+        fused: bool | None = None,
     ) -> None:
         super().__init__(
             params,
@@ -92,6 +107,10 @@ class AdamW(Adam):
             eps,
             weight_decay,
             amsgrad,
+            foreach=foreach,
             maximize=maximize,
+            capturable=capturable,
+            differentiable=differentiable,
+            fused=fused,
             decoupled_weight_decay=True,
         )

@@ -69,3 +69,16 @@ def maximum(a: Any, b: Any) -> Any:
     import numpy as np
 
     return np.maximum(a, b)
+
+
+def full_like(x: Any, value: float) -> Any:
+    """``value`` in the shape and precision of ``x``: a float for a float, else an array.
+
+    >>> full_like(2.5, 0.1)
+    0.1
+    """
+    if isinstance(x, float):
+        return float(value)
+    import numpy as np
+
+    return np.full_like(x, value)

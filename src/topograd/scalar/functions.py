@@ -11,7 +11,9 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from typing import Any, overload
 
+from ..autograd.kinds import kind_of
 from ..ops import floats
 from ..ops.linalg import affine as affine_op
 from ..ops.linalg import dot as dot_op
@@ -20,8 +22,21 @@ from ..ops.reductions import total
 from .value import Real, Value, as_values, constant, fused, new_node
 
 
-def sum_of(values: Iterable[Value | Real]) -> Value:
-    """x1 + ... + xn as one node with n operands (the built-in ``sum`` makes a chain of n)."""
+@overload
+def sum_of(values: Iterable[Value | Real]) -> Value: ...
+
+
+@overload
+def sum_of(values: Any, *args: Any, **kwargs: Any) -> Any: ...
+
+
+def sum_of(values: Any, *args: Any, **kwargs: Any) -> Any:
+    """x1 + ... + xn as one node with n operands (the built-in ``sum`` makes a chain of n). A
+    Tensor sums itself, as PyTorch's ``torch.sum(x, dim=...)``."""
+    if kind_of(values) is not None and not isinstance(values, Value):
+        return values.sum(*args, **kwargs)
+    if args or kwargs:
+        raise TypeError("tg.sum of Values takes the Values alone")
     operands = as_values(values, "sum")
     if not operands:
         return constant(0.0)
@@ -38,6 +53,10 @@ def dot(ws: Sequence[Value | Real], xs: Sequence[Value | Real]) -> Value:
     >>> y.op, y.data, [v.grad for v in w]
     ('dot', 2.0, [3.0, 4.0])
     """
+    if kind_of(ws) is not None and not isinstance(ws, Value):  # torch.dot of two vectors
+        if getattr(ws, "ndim", 0) != 1 or getattr(xs, "ndim", 0) != 1:
+            raise RuntimeError("1D tensors expected, but got other tensors")
+        return ws @ xs  # type: ignore[no-any-return, operator]
     if len(ws) != len(xs):
         raise ValueError(f"dot() takes two sequences of one length, got {len(ws)} and {len(xs)}")
     operands = as_values([*ws, *xs], "dot")

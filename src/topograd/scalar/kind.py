@@ -164,6 +164,11 @@ class ScalarKind:
     def gradient(self, node: Value) -> Any:
         return None if node.grad is NO_GRADIENT else node.grad
 
+    strict = False  # grad() of what a Value does not depend on: 0.0
+
+    def requires_grad(self, node: Value) -> bool:
+        return True
+
     def forget(self, node: Value) -> None:
         node.grad = NO_GRADIENT
 

@@ -1,5 +1,6 @@
 """The Tensor kind: NumPy arrays on the same engine and the same registry of ops."""
 
+from ..autograd.function import Function, FunctionCtx
 from .contracting import einsum, outer, tensordot
 from .creation import (
     Generator,
@@ -19,11 +20,21 @@ from .creation import (
     zeros,
     zeros_like,
 )
-from .function import Function, FunctionCtx
-from .functions import concatenate, cross_entropy, log_softmax, mse_loss, softmax, stack, where
+from .functions import (
+    concatenate,
+    cross_entropy,
+    from_numpy,
+    log_softmax,
+    mse_loss,
+    softmax,
+    stack,
+    where,
+)
 from .kind import TENSOR as TENSOR  # the kind registers itself with the engine
 from .memory import keep_freed_memory
 from .tensor import Tensor
+
+cat = concat = concatenate  # PyTorch's names
 
 keep_freed_memory()  # glibc keeps a training step's memory for the next step (memory.py)
 
@@ -33,6 +44,8 @@ __all__ = [
     "Generator",
     "Tensor",
     "arange",
+    "cat",
+    "concat",
     "concatenate",
     "cross_entropy",
     "einsum",
@@ -40,6 +53,7 @@ __all__ = [
     "float16",
     "float32",
     "float64",
+    "from_numpy",
     "full",
     "linspace",
     "log_softmax",

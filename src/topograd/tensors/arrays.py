@@ -14,6 +14,7 @@ from collections.abc import Callable
 from typing import Any
 
 import numpy as np
+from numpy.lib.array_utils import normalize_axis_index
 
 from ..autograd.kinds import kind_of, register_array
 from ..autograd.registry import Op
@@ -43,10 +44,14 @@ def axis_of(axis: Any, ndim: int = 1) -> Any:
     axis to reduce, as in PyTorch: 0 or -1, meaning all of it (None)."""
     if axis is None:
         return None
+    axes = axis if isinstance(axis, (list, tuple)) else (axis,)
+    for a in axes:  # dim=True or dim=1.0 is no axis, as PyTorch refuses it
+        if isinstance(a, (bool, np.bool_)) or not isinstance(a, (int, np.integer)):
+            raise TypeError(f"an axis (dim) is an int or a tuple of ints, got {a!r}")
     if ndim == 0:
-        axes = axis if isinstance(axis, (list, tuple)) else (axis,)
-        if all(int(a) in (0, -1) for a in axes):
-            return None
+        for a in axes:
+            normalize_axis_index(int(a), 1)  # 0 or -1, as PyTorch's
+        return None
     if isinstance(axis, (list, tuple)):
         return tuple(int(a) for a in axis)
     return int(axis)

@@ -17,6 +17,7 @@ from typing import Any
 
 from numpy.lib.array_utils import normalize_axis_index
 
+from ..autograd.errors import RuntimeValueError
 from ..ops import einsum as entry
 from .tensor import Operand, Tensor, as_tensor
 
@@ -42,7 +43,7 @@ def _diagonals(x: Tensor, own: str) -> tuple[Tensor, str]:
         first = own.index(letter)
         second = own.index(letter, first + 1)
         if x.shape[first] != x.shape[second]:
-            raise ValueError(
+            raise RuntimeValueError(
                 f"einsum(): {letter!r} names axes of {x.shape[first]} and {x.shape[second]}"
             )
         x = x.diagonal(0, first, second)
@@ -56,7 +57,7 @@ def _check_sizes(equation: str, tensors: Sequence[Tensor], letters: Sequence[str
     for t, own in zip(tensors, letters):
         for c, n in zip(own, t.shape):
             if n != 1 and sizes.setdefault(c, n) != n:
-                raise ValueError(
+                raise RuntimeValueError(
                     f"einsum(): {c!r} in {equation!r} names axes of {sizes[c]} and {n}"
                 )
 
@@ -65,7 +66,7 @@ def outer(x: Operand, y: Operand) -> Tensor:
     """The outer product of two vectors: out[i, j] = x[i] y[j], as torch.outer."""
     a, b = as_tensor(x), as_tensor(y)
     if a.ndim != 1 or b.ndim != 1:
-        raise ValueError(f"outer() takes two vectors, got {a.ndim}-d and {b.ndim}-d")
+        raise RuntimeValueError(f"outer() takes two vectors, got {a.ndim}-d and {b.ndim}-d")
     return entry.einsum(a, b, equation="i,j->ij")  # type: ignore[no-any-return]
 
 
@@ -77,7 +78,7 @@ def tensordot(x: Operand, y: Operand, dims: Any = 2) -> Tensor:
     pairs = _pairs(dims, a.ndim, b.ndim)
     for i, j in pairs:
         if a.shape[i] != b.shape[j]:
-            raise ValueError(
+            raise RuntimeValueError(
                 f"tensordot(): axis {i} of x ({a.shape[i]}) and {j} of y ({b.shape[j]})"
             )
     if a.ndim + b.ndim - len(pairs) > len(entry.ORDER):  # more axes than letters
@@ -98,11 +99,13 @@ def _pairs(dims: Any, ndim_a: int, ndim_b: int) -> list[tuple[int, int]]:
     """The axes ``dims`` contracts, as (axis of x, axis of y) pairs, each in 0..ndim-1."""
     if isinstance(dims, int):
         if not 0 <= dims <= min(ndim_a, ndim_b):
-            raise ValueError(f"tensordot(): dims={dims} for {ndim_a}-d and {ndim_b}-d Tensors")
+            raise RuntimeValueError(
+                f"tensordot(): dims={dims} for {ndim_a}-d and {ndim_b}-d Tensors"
+            )
         return list(zip(range(ndim_a - dims, ndim_a), range(dims)))
     first, second = (list(map(int, d)) if isinstance(d, Sequence) else [int(d)] for d in dims)
     if len(first) != len(second):
-        raise ValueError(f"tensordot(): {len(first)} axes of x against {len(second)} of y")
+        raise RuntimeValueError(f"tensordot(): {len(first)} axes of x against {len(second)} of y")
     pairs = [
         (normalize_axis_index(i, ndim_a), normalize_axis_index(j, ndim_b))
         for i, j in zip(first, second)
@@ -110,7 +113,7 @@ def _pairs(dims: Any, ndim_a: int, ndim_b: int) -> list[tuple[int, int]]:
     for which, axes in (("x", [i for i, _ in pairs]), ("y", [j for _, j in pairs])):
         if len(set(axes)) < len(axes):
             repeated = next(n for n in axes if axes.count(n) > 1)
-            raise ValueError(f"tensordot(): axis {repeated} of {which} is contracted twice")
+            raise RuntimeValueError(f"tensordot(): axis {repeated} of {which} is contracted twice")
     return pairs
 
 

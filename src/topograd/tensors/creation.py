@@ -27,6 +27,7 @@ from typing import Any
 
 import numpy as np
 
+from ..autograd.errors import RuntimeValueError
 from .shaping import as_sizes
 from .tensor import Tensor
 
@@ -55,7 +56,7 @@ def manual_seed(seed: int) -> Generator:
 def _size(size: tuple[Any, ...]) -> tuple[int, ...]:
     found = as_sizes(size)
     if any(n < 0 for n in found):
-        raise ValueError(f"a size cannot be negative, got {found}")
+        raise RuntimeValueError(f"a size cannot be negative, got {found}")
     return found
 
 
@@ -98,7 +99,9 @@ def arange(
     if end is None:
         start, end = 0, start
     if step == 0:
-        raise ValueError("arange(): step must be nonzero")
+        raise RuntimeValueError("step must be nonzero")
+    if (end - start) * step < 0:
+        raise RuntimeValueError("upper bound and lower bound inconsistent with step sign")
     return _made(np.arange(start, end, step), dtype, requires_grad)
 
 
@@ -107,7 +110,7 @@ def linspace(
 ) -> Tensor:
     """``steps`` numbers from ``start`` to ``end``, both included, evenly spaced."""
     if int(steps) < 0:
-        raise ValueError(f"linspace(): steps must be non-negative, got {steps}")
+        raise RuntimeValueError(f"linspace(): number of steps must be non-negative, got {steps}")
     return _made(np.linspace(start, end, int(steps)), dtype, requires_grad)
 
 

@@ -1,5 +1,4 @@
-"""``Function``: a custom op on Tensors written as PyTorch's ``torch.autograd.Function``, a
-``forward`` and a ``backward`` of static methods sharing a context, applied with ``apply``.
+"""Running a ``Function`` (``autograd/function.py``) on Tensors: ``apply_function``.
 
 Each subclass becomes a custom entry of the registry on its first use, named after the class
 (with a number after it where that name is taken: a Function never shadows another op), so
@@ -10,16 +9,12 @@ drawings treat it as any op. The entry goes when the class does.
 >>> class Cube(tg.Function):
 ...     @staticmethod
 ...     def forward(ctx, x):
-...         ctx.save_for_backward(x)
 ...         return x * x * x
 ...     @staticmethod
 ...     def backward(ctx, grad):
-...         (x,) = ctx.saved_tensors
-...         return grad * 3 * x * x
->>> x = tg.Tensor([1.0, 2.0], requires_grad=True)
->>> Cube.apply(x).sum().backward()
->>> x.grad.tolist()
-[3.0, 12.0]
+...         return grad * 0.0
+>>> Cube.apply(tg.Tensor([2.0], requires_grad=True)).op
+'Cube'
 """
 
 from __future__ import annotations
@@ -30,6 +25,7 @@ from typing import Any
 
 import numpy as np
 
+from ..autograd.function import Function, FunctionCtx
 from ..autograd.modes import no_grad
 from ..autograd.registry import ANY, OPS, VARIADIC, Op, add
 from ..ops.rounding import astype
@@ -46,72 +42,30 @@ _ENTRIES: weakref.WeakKeyDictionary[type, Op] = weakref.WeakKeyDictionary()
 Part = tuple[int, int, tuple[int, ...], np.dtype[Any]]
 
 
-class FunctionCtx:
-    """What ``forward`` leaves for ``backward``: ``save_for_backward`` and ``saved_tensors``,
-    ``needs_input_grad`` (one bool per argument of ``apply``), and any attribute set on it.
-    An output of ``forward`` saved for backward comes back as that output, so that under
-    ``create_graph=True`` gradients flow through it (PyTorch's exp: ``grad * out``)."""
-
-    def __init__(self, needs: tuple[bool, ...]) -> None:
-        self.needs_input_grad = needs
-        self.saved: tuple[Any, ...] = ()
-        self._outputs: dict[int, int] = {}  # saved position -> which output of forward it is
-
-    def save_for_backward(self, *tensors: Any) -> None:
-        """Keep Tensors (or None) for ``backward``."""
-        for t in tensors:
-            if t is not None and not isinstance(t, Tensor):
-                raise TypeError(
-                    f"save_for_backward() takes Tensors or None, not {type(t).__name__}"
-                )
-        self.saved = tensors
-
-    @property
-    def saved_tensors(self) -> tuple[Any, ...]:
-        return self.saved
-
-
-class Function:
-    """Subclass it with ``forward(ctx, *args)`` (Tensors in, run without a graph, a Tensor or
-    array out, or a tuple of them) and ``backward(ctx, *grads)`` (one gradient per output in,
-    one per argument of ``forward`` out, None for a non-Tensor one or one that gets none; a
-    gradient in a shape the argument broadcasts to is summed back to it), both static
-    methods; call ``apply(*args)``. Under ``create_graph=True``, ``backward`` runs with the
-    graph recorded, so written with topograd's ops it gives higher derivatives."""
-
-    @staticmethod
-    def forward(ctx: FunctionCtx, *args: Any) -> Any:
-        raise NotImplementedError("a Function defines forward(ctx, *args)")
-
-    @staticmethod
-    def backward(ctx: FunctionCtx, *grads: Any) -> Any:
-        raise NotImplementedError("a Function defines backward(ctx, *grads)")
-
-    @classmethod
-    def apply(cls, *args: Any) -> Any:
-        """Run ``forward`` and record one node whose rule is ``backward``: a Tensor, or a
-        tuple of Tensors where ``forward`` returns a tuple (each a piece of that one node)."""
-        ctx = FunctionCtx(tuple(isinstance(a, Tensor) and a.requires_grad for a in args))
-        with no_grad():
-            out = cls.forward(ctx, *args)
-        outs = out if isinstance(out, tuple) else (out,)
-        if not outs:
-            raise TypeError(f"{cls.__name__}.forward returned an empty tuple")
-        datas = [_floats(cls, o) for o in outs]
-        ctx._outputs = {
-            i: k
-            for i, t in enumerate(ctx.saved)
-            for k, o in enumerate(outs)
-            if t is o and t is not None and not any(t is a for a in args)
-        }
-        positions = tuple(i for i, a in enumerate(args) if isinstance(a, Tensor))
-        inputs = [args[i] for i in positions]
-        others = tuple(None if i in positions else a for i, a in enumerate(args))
-        layout = _layout(datas) if isinstance(out, tuple) else None
-        params: dict[str, Any] = {"cls": cls, "ctx": ctx, "positions": positions}
-        params.update(others=others, layout=layout)
-        node = make(_joined(datas, layout), _entry(cls), inputs, params)
-        return node if layout is None else tuple(_cut(node, part) for part in layout)
+def apply_function(cls: type[Function], args: tuple[Any, ...]) -> Any:
+    """``cls.apply(*args)`` on Tensors: ``forward`` run without a graph, one node recorded
+    whose rule is ``backward`` (a tuple of pieces of it where ``forward`` returns a tuple)."""
+    ctx = FunctionCtx(tuple(isinstance(a, Tensor) and a.requires_grad for a in args))
+    with no_grad():
+        out = cls.forward(ctx, *args)
+    outs = out if isinstance(out, tuple) else (out,)
+    if not outs:
+        raise TypeError(f"{cls.__name__}.forward returned an empty tuple")
+    datas = [_floats(cls, o) for o in outs]
+    ctx.saved_outputs = {
+        i: k
+        for i, t in enumerate(ctx.saved)
+        for k, o in enumerate(outs)
+        if t is o and t is not None and not any(t is a for a in args)
+    }
+    positions = tuple(i for i, a in enumerate(args) if isinstance(a, Tensor))
+    inputs = [args[i] for i in positions]
+    others = tuple(None if i in positions else a for i, a in enumerate(args))
+    layout = _layout(datas) if isinstance(out, tuple) else None
+    params: dict[str, Any] = {"cls": cls, "ctx": ctx, "positions": positions}
+    params.update(others=others, layout=layout)
+    node = make(_joined(datas, layout), _entry(cls), inputs, params)
+    return node if layout is None else tuple(_cut(node, part) for part in layout)
 
 
 def _floats(cls: type, out: Any) -> Any:
@@ -209,23 +163,23 @@ def _backward(
     out = args[-1]  # under create_graph, the node itself: a saved output is it, or a piece
     grads = (grad,) if layout is None else tuple(_cut(grad, part) for part in layout)
     saved = list(ctx.saved)
-    for i, k in ctx._outputs.items():
+    for i, k in ctx.saved_outputs.items():
         saved[i] = out if layout is None else _cut(out, layout[k])
     view = copy.copy(ctx)  # the same context, with its outputs for this backward
     if recording:
         view.saved = tuple(saved)
         found = cls.backward(view, *grads)
     else:
-        view.saved = tuple(Tensor(s) if i in ctx._outputs else s for i, s in enumerate(saved))
+        view.saved = tuple(Tensor(s) if i in ctx.saved_outputs else s for i, s in enumerate(saved))
         with no_grad():
             found = cls.backward(view, *(Tensor(g) for g in grads))
     if not isinstance(found, (tuple, list)):
         found = (found,)
     count = len(ctx.needs_input_grad)
     if len(found) != count:
-        raise TypeError(
-            f"{cls.__name__}.backward returned {len(found)} gradient(s) for "
-            f"{count} argument(s) of forward"
+        raise RuntimeError(
+            f"function {cls.__name__}Backward returned an incorrect number of gradients "
+            f"(expected {count}, got {len(found)}): one per argument of forward"
         )
     picked = [_summed(cls, found[i], x, i) for i, x in zip(positions, args[:-1], strict=True)]
     if recording:

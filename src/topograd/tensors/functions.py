@@ -11,11 +11,13 @@ array([[0., 0.],
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
+from ..autograd.errors import RuntimeValueError
 from ..ops import linalg, selection, shapes
 from ..ops import softmax as logits
 from .tensor import Operand, Tensor, as_tensor, constant
@@ -28,14 +30,94 @@ def where(cond: Any, a: Operand, b: Operand) -> Tensor:
     return selection.select(constant(mask), x, as_tensor(b, x))  # type: ignore[no-any-return]
 
 
-def concatenate(tensors: Sequence[Operand], axis: int = 0) -> Tensor:
+def concatenate(tensors: Sequence[Operand], axis: int = 0, *, dim: int | None = None) -> Tensor:
+    """The Tensors joined along an existing axis (``dim``, PyTorch's name: ``tg.cat``)."""
     parts = [as_tensor(t) for t in tensors]
-    return shapes.concatenate(*parts, axis=int(axis))  # type: ignore[no-any-return]
+    along = axis if dim is None else dim
+    return shapes.concatenate(*parts, axis=operator.index(along))  # type: ignore[no-any-return]
 
 
-def stack(tensors: Sequence[Operand], axis: int = 0) -> Tensor:
+def stack(tensors: Sequence[Operand], axis: int = 0, *, dim: int | None = None) -> Tensor:
+    """The Tensors joined along a new axis (``dim``, PyTorch's name)."""
     parts = [as_tensor(t) for t in tensors]
-    return shapes.stack(*parts, axis=int(axis))  # type: ignore[no-any-return]
+    along = axis if dim is None else dim
+    return shapes.stack(*parts, axis=operator.index(along))  # type: ignore[no-any-return]
+
+
+# PyTorch's functions that are a Tensor's methods: torch.tril(x, 1) is x.tril(1); the name as
+# a function -> the method's name.
+AS_FUNCTIONS = {
+    **{
+        name: name
+        for name in [
+            "all",
+            "amax",
+            "amin",
+            "any",
+            "argmax",
+            "argmin",
+            "chunk",
+            "clamp",
+            "clip",
+            "clone",
+            "cumsum",
+            "diagonal",
+            "flatten",
+            "flip",
+            "gather",
+            "log_softmax",
+            "logsumexp",
+            "masked_fill",
+            "max",
+            "mean",
+            "min",
+            "numel",
+            "permute",
+            "pow",
+            "prod",
+            "reshape",
+            "roll",
+            "softmax",
+            "split",
+            "squeeze",
+            "std",
+            "t",
+            "transpose",
+            "tril",
+            "triu",
+            "unsqueeze",
+            "var",
+        ]
+    },
+    "matmul": "__matmul__",
+    "mm": "__matmul__",
+    "bmm": "__matmul__",
+}
+
+
+class MethodAsFunction:
+    """A Tensor's method called as a function of the Tensor, as PyTorch spells it.
+
+    >>> import topograd as tg
+    >>> tg.tril(tg.ones(2, 2)).tolist(), tg.mean(tg.Tensor([[1.0, 3.0]]), dim=1).tolist()
+    ([[1.0, 0.0], [1.0, 1.0]], [2.0])
+    """
+
+    def __init__(self, name: str) -> None:
+        self.__name__ = name
+        self.method = AS_FUNCTIONS[name]
+        self.__doc__ = getattr(Tensor, self.method).__doc__
+
+    def __call__(self, x: Operand, *args: Any, **kwargs: Any) -> Any:
+        return getattr(as_tensor(x), self.method)(*args, **kwargs)
+
+    def __repr__(self) -> str:
+        return f"<function topograd.{self.__name__}>"
+
+
+def from_numpy(array: Any) -> Tensor:
+    """A Tensor of ``array``'s numbers (PyTorch's spelling of ``tg.Tensor(array)``)."""
+    return Tensor(np.asarray(array))
 
 
 def linear(x: Operand, weight: Tensor, bias: Tensor | None = None) -> Tensor:
@@ -61,11 +143,11 @@ def cross_entropy(logits_: Tensor, targets: Any) -> Tensor:
     z = as_tensor(logits_)
     t = np.asarray(targets.data if isinstance(targets, Tensor) else targets)
     if z.ndim != 2 or t.ndim != 1 or len(t) != z.shape[0]:
-        raise ValueError(
+        raise RuntimeValueError(
             f"cross_entropy takes logits (n, classes) and n targets, got {z.shape} and {t.shape}"
         )
     if t.dtype.kind not in "iu" or (t < 0).any() or (t >= z.shape[1]).any():
-        raise ValueError(f"cross_entropy targets must be class indices in [0, {z.shape[1]})")
+        raise RuntimeValueError(f"cross_entropy targets must be class indices in [0, {z.shape[1]})")
     return logits.cross_entropy(z, constant(t.astype(np.intp)))  # type: ignore[no-any-return]
 
 

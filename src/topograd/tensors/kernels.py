@@ -178,7 +178,7 @@ def logsumexp(x: Array, axis: Any = None, keepdims: bool = False) -> Array:
     return np.asarray(found, dtype=x.dtype)
 
 
-def var(x: Array, axis: Any = None, correction: int = 1, keepdims: bool = False) -> Array:
+def var(x: Array, axis: Any = None, correction: float = 1, keepdims: bool = False) -> Array:
     """Σ (x - mean)² / (n - correction), n - correction counted as 0 where it is less (inf or
     nan then, as PyTorch's)."""
     axes = range(x.ndim) if axis is None else (axis,) if isinstance(axis, int) else axis
@@ -187,7 +187,7 @@ def var(x: Array, axis: Any = None, correction: int = 1, keepdims: bool = False)
     return np.asarray(squares / max(0, count - correction), dtype=x.dtype)
 
 
-def std(x: Array, axis: Any = None, correction: int = 1, keepdims: bool = False) -> Array:
+def std(x: Array, axis: Any = None, correction: float = 1, keepdims: bool = False) -> Array:
     """√var."""
     return np.asarray(np.sqrt(var(x, axis, correction, keepdims)), dtype=x.dtype)
 

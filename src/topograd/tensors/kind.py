@@ -15,11 +15,13 @@ from typing import Any
 
 import numpy as np
 
+from ..autograd.function import Function
 from ..autograd.kinds import register_kind
 from ..autograd.registry import OUT, Op
 from ..autograd.versions import WRITES, changed, first_changed, refuse_if_stale, restamp
 from ..ops.shapes import broadcast_to, reshape, stack
 from .broadcast import unbroadcast
+from .function import apply_function
 from .tensor import NUMBERS, Array, Tensor, apply, checksums, constant
 
 
@@ -36,6 +38,10 @@ class TensorKind:
 
     def apply(self, op: Op, args: tuple[Any, ...], params: dict[str, Any]) -> Tensor:
         return apply(op, args, params)
+
+    def apply_function(self, cls: type[Function], args: tuple[Any, ...]) -> Any:
+        """A ``tg.autograd.Function`` applied to Tensors."""
+        return apply_function(cls, args)
 
     def op(self, node: Tensor) -> Op | None:
         return node._op
@@ -119,6 +125,11 @@ class TensorKind:
 
     def gradient(self, node: Tensor) -> Any:
         return node.grad
+
+    strict = True  # grad() refuses as PyTorch's: no graph, an unused input
+
+    def requires_grad(self, node: Tensor) -> bool:
+        return node.requires_grad
 
     def seed(self, node: Tensor, gradient: Any, batched: bool = False) -> Array:
         if batched:

@@ -5,9 +5,10 @@ Tensors that want no gradient, as PyTorch's.
 
 ``max`` and ``min`` along a ``dim`` (``x.max(1)`` or ``x.max(dim=1)``) give PyTorch's pair
 ``(values, indices)``, the gradient going to the element each index picks; with NumPy's
-``axis=`` (or with no axis) the values, a tie sharing the gradient evenly (as ``torch.amax``,
-whose gradient at a nan is nan: ``torch.max()`` of a whole Tensor gives it to the nan). A
-``dim=()`` is every axis, as PyTorch reads it (NumPy's ``axis=()`` is none).
+``axis=`` (or with no axis) the values, a tie sharing the gradient evenly (as ``torch.amax``;
+of a whole Tensor holding a nan, as ``torch.max()``, the gradient goes to the nans, where
+``torch.amax`` gives nan to every element). A ``dim=()`` is every axis, as PyTorch reads it
+(NumPy's ``axis=()`` is none), except for ``all`` and ``any``, which then reduce none.
 
 >>> import topograd as tg
 >>> t = tg.Tensor([[1.0, 5.0], [3.0, 2.0]])
@@ -26,6 +27,7 @@ from numpy.lib.array_utils import normalize_axis_index
 
 from ..ops.arithmetic import mul
 from ..ops.reductions import amax, amin, cumsum, logsumexp, mean, prod, std, total, var
+from ..ops.selection import maximum, minimum
 from ..ops.shapes import getitem, reshape
 from .arrays import axis_of
 
@@ -48,6 +50,26 @@ def reduced_axes(axis: Any, keepdims: Any, dim: Any, keepdim: Any, ndim: int) ->
     if dim is not None and isinstance(dim, (tuple, list)) and not dim:
         found = None  # PyTorch's dim=(): every axis (NumPy's axis=(): none)
     return axis_of(found, ndim), bool(keepdim if keepdim is not None else keepdims)
+
+
+def _correction(
+    dim: Any, unbiased: bool | None, correction: float | None, ddof: float | None
+) -> tuple[Any, float]:
+    """var's and std's dim and correction from PyTorch's spellings (a bool first is
+    ``unbiased``: ``x.var(False)``) and NumPy's ``ddof``; more than one correction refused."""
+    if isinstance(dim, (bool, np.bool_)):
+        if unbiased is not None:
+            raise TypeError("var() and std() take unbiased once")
+        dim, unbiased = None, bool(dim)
+    given = [c for c in (unbiased, correction, ddof) if c is not None]
+    if len(given) > 1:
+        raise TypeError("give one of unbiased, correction (PyTorch's) and ddof (NumPy's)")
+    if unbiased is not None:
+        return dim, 1.0 if unbiased else 0.0
+    found = given[0] if given else 1
+    if isinstance(found, bool) or not isinstance(found, (int, float, np.integer, np.floating)):
+        raise TypeError(f"correction must be a number, got {found!r}")
+    return dim, found
 
 
 class Reductions:
@@ -93,40 +115,44 @@ class Reductions:
 
     def var(
         self,
+        dim: Any = None,
+        unbiased: bool | None = None,
+        keepdim: Any = None,
+        *,
+        correction: float | None = None,
         axis: Any = None,
         keepdims: Any = None,
-        *,
-        dim: Any = None,
-        keepdim: Any = None,
-        correction: int = 1,
-        ddof: int | None = None,
+        ddof: float | None = None,
     ) -> Self:
-        """The variance along the axis, divided by n - ``correction`` (1 by default, as
-        PyTorch; NumPy's ``ddof`` is the same number, 0 by default there)."""
-        if ddof is not None:
-            correction = ddof
-        return self._reduce(var, axis, keepdims, dim, keepdim, correction=int(correction))
+        """The variance along the axis, divided by n - ``correction`` (1 by default), as
+        PyTorch's ``var(dim, unbiased, keepdim)`` and ``var(dim, correction=)``: ``unbiased``
+        False is a correction of 0, and ``x.var(False)`` the whole Tensor's; NumPy's ``ddof``
+        is the correction too."""
+        dim, found = _correction(dim, unbiased, correction, ddof)
+        return self._reduce(var, axis, keepdims, dim, keepdim, correction=found)
 
     def std(
         self,
+        dim: Any = None,
+        unbiased: bool | None = None,
+        keepdim: Any = None,
+        *,
+        correction: float | None = None,
         axis: Any = None,
         keepdims: Any = None,
-        *,
-        dim: Any = None,
-        keepdim: Any = None,
-        correction: int = 1,
-        ddof: int | None = None,
+        ddof: float | None = None,
     ) -> Self:
-        """The standard deviation, √var (its gradient 0 where it is 0, as PyTorch's)."""
-        if ddof is not None:
-            correction = ddof
-        return self._reduce(std, axis, keepdims, dim, keepdim, correction=int(correction))
+        """The standard deviation, √var, in ``var``'s spellings (its gradient 0 where it is
+        0, as PyTorch's)."""
+        dim, found = _correction(dim, unbiased, correction, ddof)
+        return self._reduce(std, axis, keepdims, dim, keepdim, correction=found)
 
     def cumsum(self, axis: Any = None, *, dim: Any = None) -> Self:
         """The running sums along the axis (an axis must be named, as in PyTorch)."""
         found, _ = reduced_axes(axis, None, dim, None, max(self.data.ndim, 1))
         if not isinstance(found, int):
             raise TypeError("cumsum() takes one axis (dim=...)")
+        normalize_axis_index(found, max(self.data.ndim, 1))  # a number has one: 0 or -1
         if self.data.ndim == 0:
             return mul(self, 1.0)  # type: ignore[no-any-return]  # (a copy, as PyTorch's)
         return cumsum(self, axis=found)  # type: ignore[no-any-return]
@@ -138,17 +164,48 @@ class Reductions:
         position too, as ``x.max(1)``), the gradient to the element each index picks; with
         NumPy's ``axis=``, or with none, the values, ties sharing the gradient (as
         ``torch.amax``)."""
+        if hasattr(dim, "data"):  # torch.max(x, other): the larger, element by element
+            return maximum(self, dim)
         if dim is not None and axis is None:
             return self._selected(np.argmax, dim, keepdim)
+        if self._whole_with_nan(axis, keepdims, keepdim):
+            return self._nan_picked()
         return self._reduce(amax, axis, keepdims, dim, keepdim)
 
     def min(
         self, dim: Any = None, keepdim: Any = None, *, axis: Any = None, keepdims: Any = None
     ) -> Any:
         """The smallest elements, as ``max``."""
+        if hasattr(dim, "data"):  # torch.min(x, other)
+            return minimum(self, dim)
         if dim is not None and axis is None:
             return self._selected(np.argmin, dim, keepdim)
+        if self._whole_with_nan(axis, keepdims, keepdim):
+            return self._nan_picked()
         return self._reduce(amin, axis, keepdims, dim, keepdim)
+
+    def amax(
+        self, dim: Any = (), keepdim: Any = None, *, axis: Any = None, keepdims: Any = None
+    ) -> Self:
+        """The largest elements along ``dim`` (every axis by default), ties sharing the
+        gradient evenly, as ``torch.amax`` (a nan: nan to every element)."""
+        return self._reduce(amax, axis, keepdims, None if dim == () else dim, keepdim)
+
+    def amin(
+        self, dim: Any = (), keepdim: Any = None, *, axis: Any = None, keepdims: Any = None
+    ) -> Self:
+        """The smallest elements, as ``amax``."""
+        return self._reduce(amin, axis, keepdims, None if dim == () else dim, keepdim)
+
+    def _whole_with_nan(self, axis: Any, keepdims: Any, keepdim: Any) -> bool:
+        """``x.max()`` of a whole Tensor holding a nan: PyTorch's ``max()``, not ``amax``."""
+        plain = axis is None and keepdims is None and keepdim is None
+        return plain and bool(np.isnan(self.data).any())
+
+    def _nan_picked(self) -> Any:
+        """nan, its gradient shared by the nans evenly, as ``torch.max()`` of a whole Tensor
+        gives it (``torch.amax`` gives nan to every element): the mean of the nans."""
+        return mean(getitem(self, index=np.isnan(self.data)), axis=None, keepdims=False)
 
     def _selected(self, pick: Any, dim: Any, keepdim: Any) -> Selected:
         if keepdim is not None and not isinstance(keepdim, bool):
@@ -193,13 +250,19 @@ class Reductions:
     def all(
         self, axis: Any = None, keepdims: Any = None, *, dim: Any = None, keepdim: Any = None
     ) -> Self:
-        """Whether every element is non-zero (along the axis): booleans, no gradient."""
+        """Whether every element is non-zero (along the axis): booleans, no gradient; with
+        ``dim=()`` each element's own, as PyTorch's (which reduces no axis here)."""
+        if isinstance(dim, (tuple, list)) and not dim:
+            return self._constant(self.data != 0)  # type: ignore[no-any-return]
         found, keep = reduced_axes(axis, keepdims, dim, keepdim, self.data.ndim)
         return self._constant(np.all(self.data, axis=found, keepdims=keep))  # type: ignore[no-any-return]
 
     def any(
         self, axis: Any = None, keepdims: Any = None, *, dim: Any = None, keepdim: Any = None
     ) -> Self:
-        """Whether some element is non-zero (along the axis): booleans, no gradient."""
+        """Whether some element is non-zero (along the axis): booleans, no gradient (``dim=()``
+        as ``all``'s)."""
+        if isinstance(dim, (tuple, list)) and not dim:
+            return self._constant(self.data != 0)  # type: ignore[no-any-return]
         found, keep = reduced_axes(axis, keepdims, dim, keepdim, self.data.ndim)
         return self._constant(np.any(self.data, axis=found, keepdims=keep))  # type: ignore[no-any-return]

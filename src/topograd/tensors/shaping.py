@@ -24,6 +24,7 @@ from typing import Any, Self, cast
 
 import numpy as np
 
+from ..autograd.errors import RuntimeValueError
 from ..ops.selection import select
 from ..ops.shapes import broadcast_to, getitem, reshape, transpose
 
@@ -60,6 +61,19 @@ def dim_index(dim: Any, ndim: int, what: str = "a dim") -> int:
     return at % span
 
 
+def given(args: tuple[Any, ...], named: dict[str, Any], name: str) -> tuple[Any, ...]:
+    """A method's sizes or dims, given by position (``permute(1, 0)``) or by PyTorch's
+    keyword (``permute(dims=(1, 0))``), not both."""
+    extra = set(named) - {name}
+    if extra:
+        raise TypeError(f"got an unexpected keyword argument {sorted(extra)[0]!r}")
+    if name not in named:
+        return args
+    if args:
+        raise TypeError(f"{name} given by position and by name")
+    return (named[name],)
+
+
 def as_sizes(given: tuple[Any, ...], what: str = "a size") -> tuple[int, ...]:
     """Sizes given as PyTorch takes them: ``f(2, 3)`` or ``f((2, 3))``, each an int."""
     found = given[0] if len(given) == 1 and isinstance(given[0], (tuple, list)) else given
@@ -84,10 +98,10 @@ class Shapes:
             raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
         return shape[self._axis(dim)]
 
-    def reshape(self, *shape: Any) -> Self:
-        """The same elements in another shape (-1: what is left): ``reshape(2, 3)`` or
-        ``reshape((2, 3))``."""
-        return cast(Self, reshape(self, shape=as_sizes(shape)))
+    def reshape(self, *shape: Any, **named: Any) -> Self:
+        """The same elements in another shape (-1: what is left): ``reshape(2, 3)``,
+        ``reshape((2, 3))`` or ``reshape(shape=(2, 3))``."""
+        return cast(Self, reshape(self, shape=as_sizes(given(shape, named, "shape"))))
 
     def transpose(self, *axes: Any, dim0: Any = None, dim1: Any = None) -> Self:
         """PyTorch's: the two dims given (``x.transpose(0, 1)``, or by name ``dim0=``, ``dim1=``)
@@ -103,7 +117,9 @@ class Shapes:
         order = tuple(self._axis(a) for a in given)
         if sorted(order) != list(range(self.data.ndim)):
             if given:
-                raise ValueError(f"axes {given} are not a permutation of {self.data.ndim} axes")
+                raise RuntimeValueError(
+                    f"axes {given} are not a permutation of {self.data.ndim} axes"
+                )
             order = tuple(reversed(range(self.data.ndim)))
         return cast(Self, transpose(self, axes=order))
 
@@ -120,11 +136,12 @@ class Shapes:
         """The axes in reverse order."""
         return self.transpose()
 
-    def permute(self, *dims: Any) -> Any:
+    def permute(self, *dims: Any, **named: Any) -> Any:
         """The axes in the order ``dims`` gives (PyTorch's name for transpose(axes))."""
+        dims = given(dims, named, "dims")
         order = tuple(self._axis(d) for d in as_sizes(dims, "permute(): a dim"))
         if sorted(order) != list(range(self.data.ndim)):
-            raise ValueError(
+            raise RuntimeValueError(
                 f"permute(): {as_sizes(dims)} is not an order of {self.data.ndim} axes"
             )
         return transpose(self, axes=order)
@@ -132,7 +149,7 @@ class Shapes:
     def t(self) -> Any:
         """A matrix transposed (a vector or a number as it is), as PyTorch's ``t()``."""
         if self.data.ndim > 2:
-            raise ValueError(f"t() takes a Tensor of at most 2 axes, not {self.data.ndim}")
+            raise RuntimeValueError(f"t() takes a Tensor of at most 2 axes, not {self.data.ndim}")
         return transpose(self, axes=tuple(reversed(range(self.data.ndim))))
 
     def view(self, *shape: Any) -> Any:
@@ -146,7 +163,7 @@ class Shapes:
         if not shape:
             return reshape(self, shape=(1,))
         if a > b:
-            raise ValueError("flatten(): start_dim cannot come after end_dim")
+            raise RuntimeValueError("flatten(): start_dim cannot come after end_dim")
         return reshape(self, shape=(*shape[:a], math.prod(shape[a : b + 1]), *shape[b + 1 :]))
 
     def squeeze(self, dim: Any = None) -> Any:
@@ -167,14 +184,16 @@ class Shapes:
         shape = self.data.shape
         return reshape(self, shape=(*shape[:at], 1, *shape[at:]))
 
-    def expand(self, *sizes: Any) -> Any:
-        """Repeated along axes of length 1 (and new leading ones) to ``sizes``; -1 keeps an
-        axis as it is. Its gradient sums the repeats."""
-        wanted = as_sizes(sizes)
+    def expand(self, *sizes: Any, **named: Any) -> Any:
+        """Repeated along axes of length 1 (and new leading ones) to ``sizes`` (``size=``); -1
+        keeps an axis as it is. Its gradient sums the repeats."""
+        wanted = as_sizes(given(sizes, named, "size"))
         shape = self.data.shape
         lead = len(wanted) - len(shape)
         if lead < 0:
-            raise ValueError(f"expand(): {len(wanted)} sizes for a Tensor of {len(shape)} axes")
+            raise RuntimeValueError(
+                f"expand(): {len(wanted)} sizes for a Tensor of {len(shape)} axes"
+            )
         target = tuple(
             shape[k - lead] if n == -1 and k >= lead else n for k, n in enumerate(wanted)
         )
@@ -184,15 +203,18 @@ class Shapes:
         """Tiled ``repeats`` times along each axis (new leading axes where more are given)."""
         times = as_sizes(repeats)
         if len(times) < self.data.ndim:
-            raise ValueError("repeat(): give at least as many repeats as the Tensor has axes")
+            raise RuntimeValueError(
+                "repeat(): give at least as many repeats as the Tensor has axes"
+            )
         shape = (1,) * (len(times) - self.data.ndim) + self.data.shape
         spread = [n for pair in zip([1] * len(shape), shape, strict=True) for n in pair]
         tiled = [n for pair in zip(times, shape, strict=True) for n in pair]
         out = broadcast_to(reshape(self, shape=tuple(spread)), shape=tuple(tiled))
         return reshape(out, shape=tuple(r * n for r, n in zip(times, shape, strict=True)))
 
-    def flip(self, *dims: Any) -> Any:
+    def flip(self, *dims: Any, **named: Any) -> Any:
         """The elements in reverse order along each axis of ``dims``."""
+        dims = given(dims, named, "dims")
         axes = [self._axis(d) for d in as_sizes(dims, "flip(): a dim")]
         if len(set(axes)) != len(axes):
             raise RuntimeError(f"flip(): a dim appears more than once in {as_sizes(dims)}")
@@ -205,13 +227,17 @@ class Shapes:
         """The elements moved ``shifts`` places along ``dims`` (of the flattened Tensor where no
         ``dims`` is given), those pushed off the end coming back at the start."""
         if dims is None:
+            if isinstance(shifts, (tuple, list)):
+                if len(shifts) != 1:
+                    raise RuntimeValueError("roll(): one shift per dim, and one without dims")
+                (shifts,) = shifts
             flat = reshape(self, shape=(self.data.size,))
             rolled = getitem(flat, index=(np.roll(np.arange(self.data.size), int(shifts)),))
             return reshape(rolled, shape=self.data.shape)
         moves = as_sizes((shifts,)) if not isinstance(shifts, int) else (shifts,)
         axes = as_sizes((dims,)) if not isinstance(dims, int) else (dims,)
         if len(moves) != len(axes):
-            raise ValueError("roll(): one shift per dim")
+            raise RuntimeValueError("roll(): one shift per dim")
         out: Any = self
         for move, d in zip(moves, axes, strict=True):
             at = self._axis(d)
@@ -220,20 +246,29 @@ class Shapes:
             out = getitem(out, index=tuple(index))
         return out
 
-    def split(self, split_size_or_sections: Any, dim: int = 0) -> tuple[Any, ...]:
+    def split(
+        self, split_size_or_sections: Any = None, dim: int = 0, *, split_size: Any = None
+    ) -> tuple[Any, ...]:
         """Pieces along ``dim``: of ``split_size`` each (the last smaller), or of the sizes
-        given."""
+        given; a split_size of 0 only where the axis is empty, as PyTorch's."""
+        sections = split_size if split_size_or_sections is None else split_size_or_sections
         at = self._axis(dim)
         length = self.data.shape[at]
-        if isinstance(split_size_or_sections, int):
-            step = split_size_or_sections
-            if step <= 0:
-                raise ValueError("split(): split_size must be positive")
-            sizes = [min(step, length - s) for s in range(0, length, step)] or [0]
+        if isinstance(sections, int):
+            step = sections
+            if step < 0 or (step == 0 and length):
+                raise RuntimeValueError(
+                    f"split_size can only be 0 if dimension size is 0, but got dimension size "
+                    f"of {length}"
+                    if step == 0
+                    else "split expects split_size be non-negative"
+                )
+            sizes = [min(step, length - s) for s in range(0, length, step)] if step else []
+            sizes = sizes or [0]
         else:
-            sizes = [int(n) for n in split_size_or_sections]
+            sizes = [int(n) for n in sections]
             if sum(sizes) != length:
-                raise ValueError(f"split(): sizes {sizes} do not add up to {length}")
+                raise RuntimeValueError(f"split(): sizes {sizes} do not add up to {length}")
         pieces, start = [], 0
         for size in sizes:
             index: list[Any] = [slice(None)] * self.data.ndim
@@ -245,8 +280,10 @@ class Shapes:
     def chunk(self, chunks: int, dim: int = 0) -> tuple[Any, ...]:
         """``chunks`` pieces along ``dim`` (fewer where it is short), as PyTorch's."""
         if chunks <= 0:
-            raise ValueError("chunk(): chunks must be positive")
+            raise RuntimeValueError("chunk(): chunks must be positive")
         length = self.data.shape[self._axis(dim)]
+        if not length:  # an empty axis: that many empty pieces, as PyTorch's
+            return self.split([0] * chunks, dim)
         return self.split(max(1, -(-length // chunks)), dim)
 
     def tril(self, diagonal: int = 0) -> Any:
@@ -259,7 +296,7 @@ class Shapes:
 
     def _triangle(self, keep: Any, diagonal: int) -> Any:
         if self.data.ndim < 2:
-            raise ValueError("tril() and triu() take a Tensor of two axes or more")
+            raise RuntimeValueError("tril() and triu() take a Tensor of two axes or more")
         mask = keep(np.ones(self.data.shape[-2:], dtype=bool), int(diagonal))
         return select(mask, self, 0.0)
 
@@ -268,7 +305,7 @@ class Shapes:
         axis, the other axes in front."""
         a, b = self._axis(dim1), self._axis(dim2)
         if a == b:
-            raise ValueError("diagonal(): dim1 and dim2 must differ")
+            raise RuntimeValueError("diagonal(): dim1 and dim2 must differ")
         rest = [k for k in range(self.data.ndim) if k not in (a, b)]
         moved = transpose(self, axes=(*rest, a, b))
         rows, cols = self.data.shape[a], self.data.shape[b]
@@ -287,7 +324,7 @@ class Shapes:
         if picks.dtype.kind not in "iu":
             raise TypeError(f"gather(): index must hold whole numbers, got {picks.dtype}")
         if picks.ndim != self.data.ndim:
-            raise ValueError("gather(): index must have as many axes as the Tensor")
+            raise RuntimeValueError("gather(): index must have as many axes as the Tensor")
         at = self._axis(dim)
         size = self.data.shape[at]
         outside = picks[(picks < 0) | (picks >= size)]

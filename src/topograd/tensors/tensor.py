@@ -24,6 +24,7 @@ from typing import Any
 import numpy as np
 
 from ..autograd import engine
+from ..autograd.errors import RuntimeValueError
 from ..autograd.modes import grad_mode, place
 from ..autograd.registry import Op
 from ..autograd.versions import WRITES
@@ -33,6 +34,7 @@ from ..ops.linalg import matmul
 from ..ops.methods import Methods
 from ..ops.rounding import clamp
 from ..ops.shapes import broadcast_to, getitem
+from .aliases import Aliases
 from .arrays import as_array, index_array, kernel, same_dtype
 from .inplace import InPlace
 from .pointwise import Pointwise
@@ -74,7 +76,7 @@ def _named(
     return method
 
 
-class Tensor(InPlace, Reductions, Shapes, Pointwise, Methods):
+class Tensor(InPlace, Reductions, Shapes, Pointwise, Aliases, Methods):
     """An array in a computation graph: ``data`` (an ndarray), ``grad`` and how it was made."""
 
     __slots__ = (
@@ -144,7 +146,9 @@ class Tensor(InPlace, Reductions, Shapes, Pointwise, Methods):
         """The one element as a Python number: a float, or an int or a bool for a Tensor of
         indices or of booleans (as PyTorch's)."""
         if self.data.size != 1:
-            raise ValueError(f"item() needs a Tensor of one element, this one has {self.data.size}")
+            raise RuntimeValueError(
+                f"item() needs a Tensor of one element, this one has {self.data.size}"
+            )
         return self.data.reshape(()).item()
 
     def __float__(self) -> float:
@@ -173,7 +177,9 @@ class Tensor(InPlace, Reductions, Shapes, Pointwise, Methods):
         """Each element limited to [min, max] (either may be None, not both), as PyTorch's
         (its gradient passes where the element lies within, ends included)."""
         if min is None and max is None:
-            raise ValueError("clamp(): give min or max (or both)")
+            raise RuntimeValueError("clamp(): give min or max (or both)")
+        if isinstance(min, Tensor) or isinstance(max, Tensor):
+            return self.clamp_between(min, max)
         return _apply(clamp, self, low=_limit(min), high=_limit(max))
 
     clip = clamp  # NumPy's name
@@ -204,7 +210,9 @@ class Tensor(InPlace, Reductions, Shapes, Pointwise, Methods):
                 "its gradient. Use tensor.detach() (or tensor.data), or topograd's ops."
             )
         if copy is False and dtype is not None and np.dtype(dtype) != self.data.dtype:
-            raise ValueError("a Tensor of another dtype needs a copy (copy=False refuses it)")
+            raise RuntimeValueError(
+                "a Tensor of another dtype needs a copy (copy=False refuses it)"
+            )
         array = self.data if dtype is None else self.data.astype(dtype, copy=False)
         return array.copy() if copy else array
 
@@ -349,12 +357,32 @@ def apply(op: Op, args: Sequence[Any], params: dict[str, Any]) -> Tensor:
     arrays = [t.data for t in inputs]
     if len(arrays) == 2 and arrays[0].dtype != arrays[1].dtype and op.elementwise:
         arrays = same_dtype(arrays)
-    with np.errstate(all="ignore"):  # IEEE results (inf, nan), never a warning
-        out = kernel(op)(*arrays, **params) if params else kernel(op)(*arrays)
+    try:
+        with np.errstate(all="ignore"):  # IEEE results (inf, nan), never a warning
+            out = kernel(op)(*arrays, **params) if params else kernel(op)(*arrays)
+    except ValueError as error:  # PyTorch's RuntimeError (a ValueError still, as before)
+        if isinstance(error, RuntimeError):
+            raise
+        raise RuntimeValueError(refusal(op, arrays, error)) from error
     # A Python number stays a number in the node (as PyTorch's Scalar overloads): the rule
     # sees 2.0 in x ** 2.0 and decides on it at once, as PyTorch's pow_backward does.
     operands = [a if type(a) in NUMBERS else t for a, t in zip(args, inputs)]
     return make(out, op, operands, params)
+
+
+def refusal(op: Op, arrays: Sequence[Array], error: ValueError) -> str:
+    """What a kernel's refusal says: PyTorch's words for shapes that do not broadcast, else
+    NumPy's, named by the op."""
+    if op.elementwise and len(arrays) == 2 and "broadcast" in str(error):
+        a, b = arrays[0].shape, arrays[1].shape
+        for k in range(1, max(len(a), len(b)) + 1):
+            m, n = a[-k] if k <= len(a) else 1, b[-k] if k <= len(b) else 1
+            if m != n and 1 not in (m, n):
+                return (
+                    f"The size of tensor a ({m}) must match the size of tensor b ({n}) at "
+                    f"non-singleton dimension {max(len(a), len(b)) - k}"
+                )
+    return f"{op.name}(): {error}"
 
 
 def checksums(node: Tensor) -> tuple[int | None, ...]:

@@ -1,0 +1,19 @@
+"""The one exception class that is two at once.
+
+PyTorch raises a ``RuntimeError`` where topograd raised a ``ValueError`` (shapes that do not
+fit, a bad size or axis, a convolution's bad arguments, a state that does not fit its module):
+``RuntimeValueError`` is both, so code written for PyTorch (``except RuntimeError``) and code
+written for topograd before (``except ValueError``) both catch it.
+
+>>> try:
+...     raise RuntimeValueError("negative padding is not supported")
+... except RuntimeError as error:
+...     isinstance(error, ValueError)
+True
+"""
+
+from __future__ import annotations
+
+
+class RuntimeValueError(RuntimeError, ValueError):
+    """A refusal that PyTorch raises as RuntimeError and topograd raised as ValueError."""
