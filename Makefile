@@ -24,6 +24,7 @@ bench: $(VENV)/.bench
 	$(BIN)/python benchmarks/tensor_race.py
 	$(BIN)/python benchmarks/cnn_race.py
 	$(BIN)/python benchmarks/func_race.py
+	$(BIN)/python benchmarks/compile_race.py
 	$(BIN)/python benchmarks/anomaly_cost.py
 	$(BIN)/python benchmarks/layout_speed.py
 	$(BIN)/python benchmarks/hostile_load.py

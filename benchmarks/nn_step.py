@@ -8,7 +8,9 @@ micrograd's demo step, MLP(2, [16, 16, 1]) on 100 moons points, hinge loss + 1e-
   plain      tg.nn.MLP with micrograd's notebook code for the rest, as a micrograd user
              writes it: the loss in plain Python (sum() of (1 + -y*s).relu() terms,
              1e-4 * sum(p*p for p in params)), the update by hand;
-  hand       plain Python floats: the forward and the backward written out by hand, no graph.
+  hand       plain Python floats: the forward and the backward written out by hand, no graph;
+  compiled   topograd's step, the whole of it (loss, backward, SGD, schedule) by tg.compile;
+  compiled-plain  plain's loss by tg.compile, the notebook's update by hand outside it.
 
 All three start from micrograd's weights (random.seed(1337)), copied. Prints JSON: the loss
 of every step and the seconds each took.
@@ -29,6 +31,7 @@ from typing import Any
 from demo_step import moons
 
 SIZES = [2, 16, 16, 1]
+COMPILED = ["compiled", "compiled-plain"]
 ALPHA = 1e-4
 
 
@@ -99,6 +102,60 @@ def topograd_steps(xs: list[list[float]], ys: list[float]) -> Callable[[int], fl
     return step
 
 
+def compiled_steps(xs: list[list[float]], ys: list[float]) -> Callable[[int], float]:
+    """topograd's step, compiled whole: its first call traces it (and steps), the others run
+    the generated code, which calls zero_grad, the SGD step and the schedule around its
+    backward pass."""
+    import topograd as tg
+
+    model = tg.nn.MLP(2, SIZES[1:])
+    for p, w in zip(model.parameters(), micrograd_weights(), strict=True):
+        p.data = w
+    optimizer = tg.optim.SGD(model.parameters(), lr=1.0)
+    schedule = tg.optim.LinearDecay(optimizer, start=1.0, end=0.1, steps=100)
+    labels = [int(y) for y in ys]
+
+    @tg.compile
+    def step(model: Any) -> Any:
+        scores = [model(x) for x in xs]
+        loss = tg.nn.hinge(scores, labels) + ALPHA * tg.nn.l2(model.parameters())
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+        schedule.step()
+        return loss.data
+
+    return lambda k: step(model)  # type: ignore[no-any-return]
+
+
+def compiled_plain_steps(xs: list[list[float]], ys: list[float]) -> Callable[[int], float]:
+    """The notebook's loss compiled (tg.compile fills .grad as backward does); the notebook's
+    own update by hand, outside the compiled function."""
+    import topograd as tg
+
+    random.seed(1337)
+    model = tg.nn.MLP(2, SIZES[1:])
+    value = tg.Value
+
+    @tg.compile
+    def loss(model: Any) -> Any:
+        inputs = [list(map(value, xrow)) for xrow in xs]
+        scores = list(map(model, inputs))
+        losses = [(1 + -yi * scorei).relu() for yi, scorei in zip(ys, scores)]
+        data_loss = sum(losses) * (1.0 / len(losses))
+        return data_loss + ALPHA * sum(p * p for p in model.parameters())
+
+    def step(k: int) -> float:
+        model.zero_grad()
+        total = loss(model)
+        learning_rate = 1.0 - 0.9 * k / 100
+        for p in model.parameters():
+            p.data -= learning_rate * p.grad
+        return float(total)
+
+    return step
+
+
 def hand_steps(xs: list[list[float]], ys: list[float]) -> Callable[[int], float]:
     """The same step with no graph: activations kept by hand, gradients by the chain rule."""
     flat = micrograd_weights()
@@ -151,7 +208,7 @@ def hand_steps(xs: list[list[float]], ys: list[float]) -> Callable[[int], float]
 
 def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("engine", choices=["micrograd", "topograd", "plain", "hand"])
+    parser.add_argument("engine", choices=["micrograd", "topograd", "plain", "hand", *COMPILED])
     parser.add_argument("--steps", type=int, default=10)
     args = parser.parse_args()
     xs, ys = moons(100, 0.1, 1337)
@@ -160,6 +217,8 @@ def main() -> None:
         "topograd": topograd_steps,
         "plain": plain_steps,
         "hand": hand_steps,
+        "compiled": compiled_steps,
+        "compiled-plain": compiled_plain_steps,
     }
     step = makers[args.engine](xs, ys)
     losses, seconds = [], []

@@ -205,6 +205,19 @@ def test_a_flag_out_of_bounds_is_one_error_line_naming_it(args: list[str], flag:
     assert len(lines) == 1 and lines[0].startswith("error: argument " + flag), ran.stderr
 
 
+def test_grad_code_prints_the_compiled_backward_pass() -> None:
+    table = topograd("grad", "x*x + x", "x=3", "--code")
+    assert table.returncode == 0, table.stderr
+    code = table.stdout.split("one line per rule:\n\n")[1]
+    assert code.startswith("def f(args):\n    x = args[0].data\n")
+    assert code.count("dx += dv1 * x  # mul") == 1 and "dx = dv2\n" in code  # paths meet: +=
+    compile(code, "<printed>", "exec")  # the printed text is Python (parsed, not run)
+    report = json.loads(
+        topograd("grad", "tanh(a*b + c)", "a=2", "b=-3", "c=10", "--code", "--json").stdout
+    )
+    assert "dv5 = 1.0" in report["code"] and "# tanh: 1 - tanh²(x)" in report["code"]
+
+
 def test_grad_forward_shows_one_pass_per_input_ending_in_the_gradient() -> None:
     result = topograd("grad", "tanh(a*b + c)", "a=2", "b=-3", "c=10", "--forward", "--json")
     assert result.returncode == 0, result.stderr

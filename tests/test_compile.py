@@ -330,6 +330,30 @@ def test_a_whole_training_step_compiled_is_the_engines_bit_for_bit(returned: str
     assert calls == ["SGD.zero_grad()", "SGD.step()", "StepLR.step()"]
 
 
+def test_mini_batches_of_values_replay_one_trace() -> None:
+    """A batch given as Values is an input, read on every call: other numbers, the same code."""
+    xs, _ = moons(40)
+    model, twin = tg.nn.MLP(2, [4, 1], seed=2), tg.nn.MLP(2, [4, 1], seed=2)
+
+    def loss(m: tg.nn.MLP, batch: list[list[Value]], labels: list[int]) -> Value:
+        return tg.nn.hinge([m(x) for x in batch], labels)
+
+    fast = tg.compile(loss)
+    for start in range(0, 40, 10):
+        rows = xs[start : start + 10]
+        labels = [1] * 10  # the same structure: labels are constants of the trace
+        model.zero_grad()
+        value = fast(model, [[Value(v) for v in row] for row in rows], labels)
+        twin.zero_grad()
+        out = loss(twin, [[Value(v) for v in row] for row in rows], labels)
+        out.backward()
+        assert bits(value) == bits(out.data)
+        assert [bits(p.grad) for p in model.parameters()] == [
+            bits(p.grad) for p in twin.parameters()
+        ]
+    assert fast.traces == 1
+
+
 def test_what_a_whole_step_cannot_replay_is_refused() -> None:
     model = tg.nn.MLP(2, [3, 1], seed=0)
     optimizer = tg.optim.SGD(model.parameters(), lr=0.1)
@@ -380,6 +404,17 @@ def test_a_function_must_return_a_value() -> None:
 
 
 # What the arguments' structure decides.
+
+
+def test_a_function_traced_again_and_again_is_warned_of_once() -> None:
+    fast = tg.compile(lambda x, c: x * c)
+    x = Value(2.0)
+    for c in range(8):
+        assert fast(x, float(c)) == 2.0 * c
+    with pytest.warns(UserWarning, match="traced .*<lambda> 9 times"):
+        fast(x, 8.0)
+    assert fast(x, 9.0) == 18.0 and fast.traces == 10  # once: no warning now (it would raise)
+    assert fast(x, 3.0) == 6.0 and fast.traces == 10  # a structure seen: replayed
 
 
 def test_numbers_and_shapes_of_arguments_are_part_of_the_trace() -> None:

@@ -8,7 +8,8 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from ..expr import functions, operator_list, parse
+from ..compiler import compile  # noqa: A004 - tg.compile
+from ..expr import Expression, functions, operator_list, parse
 from ..func.forward import tangents
 from ..scalar.value import Value
 from ..verify.numeric import central_difference
@@ -35,6 +36,11 @@ def add(commands: Any) -> None:
         "--forward",
         action="store_true",
         help="add forward mode step by step: one pass per input, carrying d(node)/d(input)",
+    )
+    grad.add_argument(
+        "--code",
+        action="store_true",
+        help="add the Python that tg.compile writes for it: the forward and the backward pass",
     )
     grad.add_argument("--svg", metavar="FILE", help="draw the graph as SVG into FILE")
     grad.add_argument("--dot", metavar="FILE", help="write the graph as Graphviz DOT into FILE")
@@ -74,6 +80,8 @@ def run(args: argparse.Namespace) -> int:
         }
         if args.trace:
             report["trace"] = trace(out).to_json()
+        if args.code:
+            report["code"] = compiled_source(expression, inputs)
         if args.forward:
             names, columns = forward_steps(out, inputs)
             report["forward"] = {
@@ -101,7 +109,25 @@ def run(args: argparse.Namespace) -> int:
             "pass:\n"
         )
         print(forward_table(out, inputs))
+    if args.code:
+        print("\nThe same, compiled (tg.compile): the backward pass as code, one line per rule:\n")
+        print(compiled_source(expression, inputs), end="")
     return 0
+
+
+def compiled_source(expression: Expression, inputs: dict[str, Value]) -> str:
+    """The code ``tg.compile`` writes for the expression at these inputs (its gradients are
+    backprop's, bit for bit: a check, not a hope)."""
+    names = list(inputs)
+
+    def f(*leaves: Value) -> Value:
+        return expression.on(dict(zip(names, leaves)))
+
+    fast = compile(f, grads=True)
+    _, grads = fast(*(Value(v.data, label=n) for n, v in inputs.items()))
+    backprop = [v.grad for v in inputs.values()]
+    assert [float(g).hex() for g in grads] == [float(g).hex() for g in backprop], (grads, backprop)
+    return str(fast.source)
 
 
 def forward_steps(

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import builtins
 import functools
+import warnings
 from collections.abc import Callable
 from typing import Any
 
@@ -36,6 +37,7 @@ from .source import RETRACE, Source
 from .trace import Key, Trace, key_of
 
 KEPT = 8  # traces kept per argument structure (the newest first)
+WARN_AFTER = 8  # traces of one function before a warning that it keeps tracing
 
 
 class GuardError(RuntimeError):
@@ -90,6 +92,15 @@ class Compiled:
         exec(code, namespace)  # code made here, from the registry: no text of the user
         self.traces += 1
         self.source = made.text
+        if self.traces == WARN_AFTER + 1:
+            warnings.warn(
+                f"tg.compile traced {getattr(self.fn, '__qualname__', name)} {self.traces} times: "
+                "its calls keep changing what a "
+                "trace depends on (numbers or lengths in its arguments, branches on Values' "
+                "numbers). Numbers in arguments are constants of a trace: pass data that changes "
+                "as Values",
+                stacklevel=3,
+            )
         return made, namespace[name]
 
     @staticmethod

@@ -120,8 +120,14 @@ class Expression:
         if unknown:
             raise ExpressionError(f"{', '.join(unknown)} not in the expression {self.text!r}")
         inputs = {name: Value(values[name], label=name) for name in self.names}
+        return self.on(inputs), inputs
+
+    def on(self, inputs: Mapping[str, Value]) -> Value:
+        """The expression's graph on the given Values, one per name (as ``tg.compile`` traces
+        it)."""
         walk = _Walk(self.text, inputs.__getitem__, Value, functions(), _label)
-        return walk.walk(self.tree), inputs
+        found: Value = walk.walk(self.tree)
+        return found
 
 
 def _label(value: Value, text: str) -> None:
