@@ -505,3 +505,147 @@ def test_labels_only_name_variables_when_they_are_safe(label: str) -> None:
     assert fast(x) == (Value(1.5).tanh() * 1.5).data
     assert "import os" not in fast.source.replace("# ", "")
     compile(fast.source, "<check>", "exec")
+
+
+# What a review found stale or wrong, each now replayed right or refused.
+
+
+def test_a_value_made_by_ops_before_the_call_is_refused() -> None:
+    a, b = Value(2.0), Value(3.0)
+    with pytest.raises(TraceError, match="takes leaves as its inputs"):
+        tg.compile(lambda y: y * y)(a * b)
+
+
+def test_an_op_under_no_grad_inside_is_refused() -> None:
+    def f(x: Value) -> Value:
+        with tg.no_grad():
+            c = x * 2.0
+        return x * c
+
+    with pytest.raises(TraceError, match="under no_grad"):
+        tg.compile(f)(Value(1.0))
+
+
+def test_cross_entropy_of_values_replays_its_shift() -> None:
+    fast = tg.compile(lambda a, b, c: tg.nn.cross_entropy([a, b, c], 0))
+    fast(*map(Value, [0.1, 0.2, 0.3]))
+    for logits in ([1000.0, 999.0, 998.0], [0.5, -1.0, 2.0], [-1000.0, 0.0, 1000.0]):
+        ours, theirs = [Value(v) for v in logits], [Value(v) for v in logits]
+        out = tg.nn.cross_entropy(theirs, 0)
+        out.backward()
+        assert bits(fast(*ours)) == bits(out.data)
+        assert [bits(v.grad) for v in ours] == [bits(v.grad) for v in theirs]
+    assert fast.traces == 1
+
+
+@pytest.mark.parametrize("label", ["x1", "v3", "u0", "k0", "du0", "rows0", "S0", "carry", "G1"])
+def test_a_label_shaped_like_a_name_of_the_code_names_nothing(label: str) -> None:
+    def f(w: Value, b: Value) -> Value:
+        return sum((w * x + b).tanh() for x in [1.0, 2.0, 3.0, 4.0]) * w  # type: ignore[return-value]
+
+    w, b = Value(0.5, label=label), Value(-0.25)
+    value = tg.compile(f)(w, b)
+    w2, b2 = Value(0.5), Value(-0.25)
+    out = f(w2, b2)
+    out.backward()
+    assert bits(value) == bits(out.data) and [bits(w.grad), bits(b.grad)] == [
+        bits(w2.grad),
+        bits(b2.grad),
+    ]
+
+
+def test_reads_the_code_could_not_make_again_are_refused() -> None:
+    w = Value(2.0)
+    optimizer = tg.optim.SGD([w], lr=0.1)
+
+    def by_grad(x: Value) -> float:
+        loss = (w * x) ** 2
+        optimizer.zero_grad()
+        loss.backward()
+        if abs(w.grad) < 1.0:
+            optimizer.step()
+        return loss.item()
+
+    def after_step(x: Value) -> None:
+        loss = (w - x) ** 2
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+        if w.data > 1.0:
+            optimizer.zero_grad()
+
+    def as_a_key(x: Value) -> Value:
+        return x * 10.0 if x.data in {2.0, 3.0} else x
+
+    for f, message in [
+        (by_grad, "reads a .grad"),
+        (after_step, "after optimizer.step"),
+        (as_a_key, "a key"),
+    ]:
+        with pytest.raises(TraceError, match=message):
+            tg.compile(f)(Value(0.5))
+
+
+def test_a_refused_step_before_backward_moves_nothing() -> None:
+    w = Value(1.0)
+    optimizer = tg.optim.SGD([w], lr=0.1)
+    (w * 3.0).backward()  # a gradient from before: a step would use it
+
+    def step_first(x: Value) -> None:
+        optimizer.step()
+        (w * x).backward()
+
+    with pytest.raises(TraceError, match="before backward"):
+        tg.compile(step_first)(Value(2.0))
+    assert w.data == 1.0 and w.grad == 3.0
+
+
+def test_numbers_objects_and_a_modules_settings_are_in_the_key() -> None:
+    np = pytest.importorskip("numpy")
+    fast = tg.compile(lambda x, c: x * c)
+    x = Value(2.0)
+    assert [fast(x, np.float64(k)) for k in (2, 3, 4)] == [4.0, 6.0, 8.0]
+
+    class Holder:
+        def __init__(self, v: Value) -> None:
+            self.v = v
+
+    held = tg.compile(lambda h: h.v * h.v)
+    assert [held(Holder(Value(k))) for k in (2.0, 3.0)] == [4.0, 9.0]  # another object: traced
+    neuron = tg.nn.Neuron(1, seed=0)
+    neuron.w[0].data, neuron.b.data = -3.0, 0.0
+    run = tg.compile(lambda n: n([1.0]))
+    assert run(neuron) == 0.0  # relu(-3)
+    neuron.nonlin = False
+    assert run(neuron) == -3.0 and run.traces == 2
+
+
+def test_a_constant_output_a_nested_call_and_an_escaped_number() -> None:
+    fast = tg.compile(lambda x: Value(5.0))
+    x = Value(1.0)
+    assert fast(x) == 5.0 and fast(x) == 5.0 and x.grad == 0.0
+    inner = tg.compile(lambda x: x * x)
+    inner(Value(1.0))
+    with pytest.raises(TraceError, match="inside another one's trace"):
+        tg.compile(lambda x: x * inner(x))(Value(2.0))
+    kept: list[Any] = []
+
+    def logs(x: Value) -> Value:
+        kept.append(x.data)
+        return x * x
+
+    tg.compile(logs)(Value(3.0))
+    assert float(kept[0]) == 3.0  # outside the trace, a number again
+
+
+def test_grads_true_says_which_values_its_gradients_are_of() -> None:
+    model = tg.nn.MLP(2, [2, 1], seed=1)
+    fast = tg.compile(lambda x: model([x, 1.0]), grads=True)
+    x = Value(0.5)
+    _, grads = fast(x)
+    out = model([Value(0.5), 1.0])
+    expected = dict(zip(fast.inputs[1:], tg.grad(out, fast.inputs[1:]), strict=True))
+    assert fast.inputs[0] is x and {id(p) for p in fast.inputs[1:]} == {
+        id(p) for p in model.parameters()
+    }
+    assert [bits(g) for g in grads[1:]] == [bits(expected[p]) for p in fast.inputs[1:]]

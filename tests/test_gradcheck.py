@@ -129,6 +129,12 @@ MUTANTS = [
         [1.5, 0.5, -1.0],
     ),
     (
+        "log_sum_exp",
+        lambda g, a, b, out: (g, g),  # 1 for each operand, not its share of the softmax
+        lambda a, b: OPS["log_sum_exp"](a, b) * a,
+        [0.3, -0.4],
+    ),
+    (
         "neuron",
         lambda g, w1, w2, x1, x2, b, out: (g * x1, g * x2, g * w1, g * w2, 0.0),
         lambda *a: OPS["neuron"](*a),

@@ -32,7 +32,7 @@ import warnings
 from collections.abc import Callable
 from typing import Any
 
-from ..scalar.watch import TraceError
+from ..scalar.tracked import TraceError, here
 from .source import RETRACE, Source
 from .trace import Key, Trace, key_of
 
@@ -46,7 +46,8 @@ class GuardError(RuntimeError):
 
 class Compiled:
     """A function of Values compiled to Python: call it as the function; ``source`` is the
-    code of the newest trace; ``traces`` counts the traces made so far."""
+    code of the newest trace; ``traces`` counts the traces made so far; ``inputs`` are the
+    Values of the last call, in the order of ``grads=True``'s gradients."""
 
     def __init__(self, fn: Callable[..., Any], grads: bool, retrace: bool) -> None:
         self.fn = fn
@@ -54,16 +55,25 @@ class Compiled:
         self.retrace = retrace
         self.traces = 0
         self.source = ""
+        # the Values of the last call, in the order of grads=True's gradients: the arguments'
+        # (as key_of finds them), then those the function reached otherwise
+        self.inputs: list[Any] = []
         self._kept: dict[Key, list[tuple[Source, Callable[..., Any]]]] = {}
         functools.update_wrapper(self, fn)
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        if here():  # its code would run unseen by the outer trace
+            raise TraceError(
+                "tg.compile: a compiled function called inside another one's trace; compile "
+                "the outer function alone (what it calls is traced with it)"
+            )
         key, values = key_of((args, kwargs))
         kept = self._kept.get(key)
         if kept:
-            for _, run in kept:
+            for made, run in kept:
                 result = run(values)
                 if result is not RETRACE:
+                    self.inputs = [*values, *made.trace.captured]
                     return result
             if not self.retrace:
                 raise GuardError(self._which_guard(kept[0][0], values))
@@ -71,6 +81,7 @@ class Compiled:
         self._kept.setdefault(made.trace.key, []).insert(0, (made, run))
         del self._kept[made.trace.key][KEPT:]
         trace = made.trace
+        self.inputs = [*values, *trace.captured]
         if trace.ran_backward:  # the trace itself was the whole step, backward and all
             return trace.output.data if trace.returns_number else None
         result = run(values)

@@ -21,6 +21,7 @@ from __future__ import annotations
 import builtins
 import keyword
 import math
+import re
 from typing import Any
 
 from ..autograd.registry import OPS, Op
@@ -38,8 +39,10 @@ class _Retrace:
 
 RETRACE = _Retrace()  # what the code returns where a guard fails: the trace no longer holds
 
-# the generated code's own variables, which no label takes
+# the generated code's own variables, which no label takes; and the shapes of the names it
+# makes (inputs, nodes, a loop's nodes and numbers and tables, the calls it makes again)
 INTERNAL = ("args", "held", "carry", "chosen", "partials", "saved")
+GENERATED = re.compile(r"(?:x|v|u|k|chain|rows|S|R|G|effect)\d+|carry")
 
 
 def op_of(node: Value) -> Op:
@@ -83,8 +86,17 @@ class Source:
     # Names.
 
     def _fresh(self, wanted: str, fallback: str) -> str:
+        """A label as the variable's name where it is a safe identifier that no name of the
+        code's own could be (x1, v7, u0, k3, rows0, S0, carry, ...): else ``fallback``, which
+        is one of those, so that no label ever takes it."""
         name = wanted if wanted.isidentifier() and wanted.isascii() else fallback
-        if keyword.iskeyword(name) or name in self.taken or "d" + name in self.taken:
+        plain = name[1:] if name.startswith("d") else name
+        if (
+            keyword.iskeyword(name)
+            or name in self.taken
+            or "d" + name in self.taken
+            or GENERATED.fullmatch(plain)
+        ):
             name = fallback
         self.taken.update((name, "d" + name))
         self.variables.update((name, "d" + name))
@@ -223,8 +235,12 @@ class Source:
     def _backward(self, grads: bool) -> None:
         trace = self.trace
         out = trace.output
-        self.started.add(id(out))
         self._effects(0, trace.before, "before its backward()")
+        if id(out) not in self.names:  # a number the function made: nothing depends on it
+            self.lines.append("    # the output is a constant: no gradient reaches an input")
+            self._results(grads)
+            return
+        self.started.add(id(out))
         self.lines.append("    # backward: the engine's order, each op's rule from the registry")
         self.lines.append(f"    d{self._written(out)} = {trace.seed!r}")
         done: set[int] = set()

@@ -1,20 +1,23 @@
 """Tracing a function once: the graph it builds, the Values it reads, and what it depends on.
 
-``key_of`` reads the arguments as the structure a trace depends on: numbers, strings and
-containers by value, Values by position, a module (anything with ``parameters()``) by identity
-and the identity of its parameters, any other object by identity. Two calls with equal keys
-build the same graph, up to the numbers in Values and the branches Python takes on them; those
-are the guards ``watching`` records (``scalar/watch.py``).
+``key_of`` reads the arguments as the structure a trace depends on: numbers (NumPy's too) and
+strings by value, containers by their contents, Values by position (each a leaf: one made by
+ops before the call is refused), a module (anything with ``parameters()``) by identity and by
+its attributes (its parameters, and its configuration: ``nonlin``, ``training``), any other
+object by identity, held so that its id is not reused. Two calls with equal keys build the
+same graph, up to the numbers in Values and the branches Python takes on them; those are the
+guards ``watching`` records (``scalar/watch.py``).
 
 >>> import topograd as tg
 >>> x = tg.Value(1.0)
 >>> key, values = key_of([x, 2.0, "sgd"])
->>> key, values == [x]
-((('list', (('Value', 0), ('float', '2.0'), ('str', "'sgd'"))),), True)
+>>> key[1:], values == [x]
+((0, (<class 'float'>, '2.0'), (<class 'str'>, "'sgd'")), True)
 """
 
 from __future__ import annotations
 
+import numbers
 from collections.abc import Callable
 from typing import Any
 
@@ -24,8 +27,9 @@ from ..optim.optimizer import Optimizer
 from ..optim.schedulers import LRScheduler
 from ..optim.schedules import LinearDecay
 from ..scalar.kind import SCALAR
+from ..scalar.tracked import TraceError, Tracked
 from ..scalar.value import Value, is_constant
-from ..scalar.watch import TraceError, Tracked, Watched, watching
+from ..scalar.watch import Watched, watching
 
 # The methods that change Values which a trace records, for the compiled code to call again;
 # True for those that move the parameters (the forward pass must come before them).
@@ -40,53 +44,88 @@ EFFECTS = {
 Key = tuple[Any, ...]
 
 
+class Identity:
+    """An object in a key by its identity, held, so that no other object takes its id while
+    the trace is kept (a fresh object with a reused id would otherwise replay a stale trace)."""
+
+    __slots__ = ("held",)
+
+    def __init__(self, held: object) -> None:
+        self.held = held
+
+    def __hash__(self) -> int:
+        return id(self.held)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Identity) and other.held is self.held
+
+
+PLAIN = frozenset({float, int, bool, str, type(None)})  # by value, at once
+
+
 def key_of(args: Any) -> tuple[Key, list[Value]]:
     """The structure of ``args`` (see the module's doc) and the Values in it, in order: each
-    Value once, the parameters of modules included. No recursion: an explicit stack."""
+    Value once, those a module holds included. One flat tuple, in pre-order, a container
+    written as its type and length (a module as its type, its identity and its number of
+    attributes) before its items: a Value is its position (an int), a number a (type, repr)
+    pair. No recursion: an explicit stack."""
     values: list[Value] = []
     seen: dict[int, int] = {}
-    parts: list[Any] = []
-    stack: list[tuple[Any, list[Any]]] = [(args, parts)]
+    entered: set[int] = set()  # modules and containers on the way (a cycle is not followed)
+    tokens: list[Any] = []
+    stack: list[Any] = [args]
+    made_by_ops = SCALAR.inputs  # (the hot path: a model's hundreds of parameters)
     while stack:
-        x, into = stack.pop()
-        if isinstance(x, Value):
-            if id(x) not in seen:
-                seen[id(x)] = len(values)
+        x = stack.pop()
+        kind = type(x)
+        if kind is Value:
+            place = seen.get(id(x))
+            if place is None:
+                if made_by_ops(x):
+                    _refuse_made(x)
+                place = seen[id(x)] = len(values)
                 values.append(x)
-            into.append(("Value", seen[id(x)]))
-        elif type(x) in (int, float, bool, str) or x is None:
-            into.append((type(x).__name__, repr(x)))  # repr: nan equals nan, -0.0 is not 0.0
-        elif isinstance(x, (list, tuple, dict)):
-            items = list(x.items()) if isinstance(x, dict) else list(x)
-            inner: list[Any] = []
-            into.append((type(x).__name__, inner))
-            stack.extend((item, inner) for item in reversed(items))
-        elif callable(getattr(x, "parameters", None)):
-            params = [p for p in x.parameters() if isinstance(p, Value)]
-            for p in params:
-                if id(p) not in seen:
-                    seen[id(p)] = len(values)
-                    values.append(p)
-            into.append(("module", id(x), tuple(seen[id(p)] for p in params)))
+            tokens.append(place)
+        elif kind in PLAIN or isinstance(x, (numbers.Number, str, bytes)):
+            tokens.append((kind, repr(x)))  # repr: nan equals nan, -0.0 is not 0.0
+        elif isinstance(x, Value):  # (a subclass)
+            tokens.append(_position(x, values, seen))
+        elif id(x) in entered:
+            tokens.append(("again", Identity(x)))
+        elif kind is list or kind is tuple or kind is dict or _is_module(x):
+            entered.add(id(x))
+            module = kind not in (list, tuple, dict)  # by identity; its attributes: its settings
+            held = vars(x) if module else x  # a dict's keys and values, one after the other
+            items = [z for pair in held.items() for z in pair] if type(held) is dict else held
+            tokens.append((kind, Identity(x) if module else None, len(items)))
+            stack.extend(reversed(items))
         else:
-            into.append(("object", id(x)))
-    return _frozen(parts), values
+            tokens.append(("object", Identity(x)))
+    return tuple(tokens), values
 
 
-def _frozen(parts: list[Any]) -> Key:
-    """The nested lists of ``key_of`` as nested tuples (hashable), without recursion."""
-    done: dict[int, tuple[Any, ...]] = {}
-    stack: list[tuple[list[Any], bool]] = [(parts, False)]
-    while stack:
-        items, ready = stack.pop()
-        if ready:
-            done[id(items)] = tuple(
-                (p[0], done[id(p[1])]) if isinstance(p[1], list) else p for p in items
-            )
-            continue
-        stack.append((items, True))
-        stack.extend((p[1], False) for p in items if isinstance(p[1], list))
-    return done[id(parts)]
+def _is_module(x: object) -> bool:
+    return callable(getattr(x, "parameters", None)) and hasattr(x, "__dict__")
+
+
+def _position(x: Value, values: list[Value], seen: dict[int, int]) -> int:
+    """Where the Value ``x`` is among the inputs (added the first time)."""
+    if id(x) not in seen:
+        if SCALAR.inputs(x):
+            _refuse_made(x)
+        seen[id(x)] = len(values)
+        values.append(x)
+    return seen[id(x)]
+
+
+def _refuse_made(x: Value) -> None:
+    """A Value made by ops before the call: the compiled code would stop at it, where backward
+    goes on into what made it."""
+    raise TraceError(
+        f"tg.compile takes leaves as its inputs; this one was made by {x.op!r} before the "
+        "call, so backward would go on into what made it: pass the leaves, or compile the "
+        "function that makes it"
+    )
 
 
 class Trace:
@@ -97,7 +136,7 @@ class Trace:
     def __init__(self, fn: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]):
         key, values = key_of((args, kwargs))
         self.key = key
-        with watching(list(EFFECTS)) as seen:
+        with watching(EFFECTS) as seen:
             returned = fn(*args, **kwargs)
         self.seen: Watched = seen
         out, self.seed, self.before = _output(returned, seen)
@@ -141,12 +180,6 @@ def _output(returned: Any, seen: Watched) -> tuple[Value, float, int]:
             raise TraceError(
                 "tg.compile: a function that calls backward() returns the Value it called it "
                 f"on, its .data or .item(), or nothing; got {type(returned).__name__}"
-            )
-        moved = [name for _, name, method in seen.effects[:before] if EFFECTS[method]]
-        if moved:
-            raise TraceError(
-                f"tg.compile: the function calls {moved[0]} before backward(): the compiled "
-                "code computes the forward pass first; call it after backward()"
             )
         return node, seed, before
     if not isinstance(returned, Value):

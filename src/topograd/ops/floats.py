@@ -286,6 +286,16 @@ def total(*xs: float) -> float:
     return sum(xs, -0.0)
 
 
+def log_sum_exp(*xs: float) -> float:
+    """log(e^x1 + ... + e^xn), shifted by the largest x (by 0 where that is infinite), as
+    PyTorch's logsumexp: no overflow for x of ±1000; nan if any x is."""
+    if any(x != x for x in xs):
+        return NAN
+    top = max(xs, default=-INF)
+    shift = 0.0 if math.isinf(top) else top
+    return log(total(*[exp(x - shift) for x in xs])) + shift
+
+
 def dot_of(ws: Sequence[float], xs: Sequence[float]) -> float:
     """w1 x1 + ... + wn xn."""
     return sum(map(operator.mul, ws, xs), -0.0)

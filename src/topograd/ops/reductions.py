@@ -13,10 +13,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..autograd.registry import ANY, OUT, VARIADIC, Case, register
+from ..autograd.registry import ANY, OUT, VARIADIC, Case, Difference, register
 from . import floats
 from .arithmetic import div
 from .elementary import exp
+from .floats import INF, NAN
 from .helpers import data, shape_of, sum_of
 from .selection import where, zeros_like
 from .shapes import broadcast_to, concatenate, getitem
@@ -145,6 +146,40 @@ def logsumexp(
 ) -> tuple[Any]:
     """e^(x - out), the softmax along axis, as PyTorch's grad * (x - result).exp()"""
     return (expand(grad, x, axis, keepdims) * exp(x - expand(out, x, axis, keepdims)),)
+
+
+_STACKED = (
+    "PyTorch's is logsumexp of the operands stacked into a vector: its second derivative adds "
+    "the term through each operand and the one through the result apart (0 x inf is nan there, "
+    "and a sum of zeros ends +0), where this node's rule gives one term per pair of operands"
+)
+
+
+@register(
+    "log_sum_exp",
+    "log(e^x₁ + … + e^xₙ) of the operands, shifted by the largest (a softmax's denominator)",
+    scalar=floats.log_sum_exp,
+    torch="torch.logsumexp",
+    arity=VARIADIC,
+    domain=(ANY, ANY, ANY),
+    special=[
+        (
+            (1000.0, 999.0, -1000.0),
+            1000.3132616875182,
+            (0.7310585786300168, 0.2689414213699995, 0.0),  # PyTorch's, ulps off the softmax
+        )
+    ],
+    differs=[
+        Difference((), "d2", -0.0, 0.0, _STACKED, anywhere=True),
+        Difference((), "d2", -INF, NAN, _STACKED, anywhere=True),
+        Difference((), "d2", INF, NAN, _STACKED, anywhere=True),
+    ],
+)
+def log_sum_exp(grad: Any, *args: Any) -> tuple[Any, ...]:
+    """e^(xᵢ - out) for each operand, the softmax, as PyTorch's grad * (x - result).exp(): one
+    node for a Value's cross-entropy, whose shift is computed anew from its operands"""
+    *xs, out = args
+    return tuple(grad * exp(x - out) for x in xs)
 
 
 @register(

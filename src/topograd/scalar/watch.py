@@ -3,12 +3,15 @@
 A graph records the ops on Values, but not what Python does with their numbers: ``if x.data >
 0`` takes a branch that a later call, on other numbers, might not take. While ``watching``, a
 Value's number read by code outside topograd (``x.data``, ``x.item()``) is a ``Tracked``
-float that remembers how it was computed from the graph's nodes, and every comparison of one
-(``x.data > 0``, ``x > 0``, ``bool(x.data)``) is recorded as a guard: the expression and the
-outcome seen. A tracked number may be computed with (+, -, *, /, **, abs), but not turned
-into a plain float (``float(x)``, ``math.exp(x.data)``, ``Value(x.data)``, ``x * x.data``): its
-value would be baked into the compiled code as a constant, silently wrong on the next call.
-That is refused with ``TraceError`` instead.
+number (``tracked.py``) that remembers how it was computed from the graph's nodes, and every
+comparison of one (``x.data > 0``, ``x > 0``, ``bool(x.data)``) is recorded as a guard. A
+tracked number may be computed with, but not turned into a plain number (``float(x)``,
+``math.exp(x.data)``, ``Value(x.data)``, ``x * x.data``, a dict key): its value would be baked
+into the compiled code as a constant, silently wrong on the next call. That is refused with
+``TraceError`` instead, and so is what the code could not see again: an op under
+``no_grad`` (its result a leaf, its number the trace's), a read of a ``.grad``, and a read of
+a Value that was there before the trace once an optimizer's step has moved the parameters
+(the code checks its guards before it runs the step).
 
 What changes Values is recorded for the compiled code to do again: the function's own call of
 ``backward()``, and its calls of the methods ``watching`` is given (an optimizer's
@@ -32,23 +35,18 @@ one thread at a time (a lock); reads from other threads see plain floats.
 from __future__ import annotations
 
 import functools
-import numbers
 import operator
 import sys
 import threading
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from typing import Any
 
+from ..autograd.modes import grad_mode
+from .tracked import TRACES, TraceError, Tracked, here, refused
 from .value import Value, is_built, is_constant
 
-_LOCK = threading.Lock()
-
-
-class TraceError(TypeError):
-    """What ``tg.compile`` cannot replay: a number read from a Value leaving the graph, or a
-    write into a Value that no recorded call (an optimizer's step) makes."""
-
+_LOCK = threading.RLock()  # one trace at a time (a nested one is refused, not waited for)
 
 # A call the compiled code makes again, in the order the function made it: the method bound
 # to its object and arguments, how the code's comment names it ("SGD.step()"), and the
@@ -58,17 +56,22 @@ Effect = tuple[Callable[[], Any], str, tuple[type, str]]
 
 class Watched:
     """What a trace saw: the nodes whose numbers were read (``{i}`` in the expressions), the
-    guards (expression, outcome), the leaves made during it (fresh Values), the calls of
-    methods that change Values (``effects``: an optimizer's step), and the function's own call
-    of ``backward`` (the node, its seed, how many effects came before it), if any."""
+    guards (expression, outcome), the leaves made during it (fresh Values: constants), every
+    Value made during it, the calls of methods that change Values (``effects``: an
+    optimizer's step), and the function's own call of ``backward`` (the node, its seed, how
+    many effects came before it), if any."""
 
-    def __init__(self) -> None:
+    def __init__(self, moves: Mapping[tuple[type, str], bool]) -> None:
         self.nodes: list[Value] = []
         self.index: dict[int, int] = {}  # id(node) -> its place in nodes
         self.guards: list[tuple[str, bool]] = []
         self.made: list[Value] = []  # kept, so that no id is reused during the trace
         self.made_ids: set[int] = set()
+        self.created: list[Value] = []  # every Value made during the trace, kept alive
+        self.created_ids: set[int] = set()
         self.effects: list[Effect] = []
+        self.moves = moves  # which recorded methods move the parameters (a step)
+        self.moved = False  # a step has run: older Values' numbers are no longer the code's
         self.backward: tuple[Value, float, int] | None = None
         self.inside = 0  # > 0 within a recorded call or backward: its writes are replayed
         self.thread = threading.get_ident()
@@ -84,132 +87,40 @@ class Watched:
         self.guards.append((expression, outcome))
         return outcome
 
+    def fresh(self, node: Value) -> None:
+        """``node`` is being made now (its slots written for the first time)."""
+        if id(node) not in self.created_ids:
+            self.created.append(node)
+            self.created_ids.add(id(node))
+            if not grad_mode.record and not self.inside:
+                raise TraceError(
+                    "tg.compile: an op under no_grad inside the function: its result is a "
+                    "leaf, whose number the compiled code would keep from this call. Compute "
+                    "it outside the compiled function, or without no_grad"
+                )
 
-_SEEN: list[Watched] = []  # the trace under way, if any
-
-
-def _guard(expression: str, outcome: bool) -> bool:
-    return _SEEN[-1].guard(expression, outcome) if _SEEN else outcome
-
-
-def _here() -> bool:
-    """Whether a trace is under way on this thread."""
-    return bool(_SEEN) and threading.get_ident() == _SEEN[-1].thread
-
-
-def _written(x: object) -> str:
-    if isinstance(x, Tracked):
-        return x.expression
-    if type(x) is float or type(x) is int:
-        text = repr(x)
-        return text if text[0] != "-" and text not in ("inf", "nan") else f"float({text!r})"
-    raise TraceError(f"a number read from a Value was combined with {type(x).__name__}")
-
-
-def _refused(*args: Any) -> Any:
-    raise TraceError(
-        "inside tg.compile, a number read from a Value (x.data, x.item()) can be compared and "
-        "computed with, but not made a plain float or fed back into the graph: the compiled "
-        "code would keep it as a constant. Write it as an op on Values, or compute it outside "
-        "the compiled function"
-    )
+    def readable(self, node: Value) -> None:
+        """Refuse a read the code could not make at its guards: a parameter's number after a
+        step moved it."""
+        if self.moved and id(node) not in self.created_ids:
+            raise TraceError(
+                "tg.compile: the function reads a Value that was there before it (a "
+                "parameter) after optimizer.step() moved it; the compiled code checks what it "
+                "reads before the step. Read it before the step, or outside"
+            )
 
 
-class Tracked:
-    """A number read from a Value during a trace, with the expression that computes it from
-    the read nodes ({i}: the i-th). Arithmetic keeps the expression; comparisons are guards.
-    Not a float: ``math.exp`` and the like ask for ``float()``, which refuses."""
-
-    __slots__ = ("expression", "value")
-
-    def __init__(self, value: float, expression: str) -> None:
-        self.value = value
-        self.expression = expression
-
-    def __float__(self) -> float:
-        return _refused()  # type: ignore[no-any-return]
-
-    __int__ = __index__ = __round__ = __trunc__ = __floor__ = __ceil__ = __complex__ = _refused
-
-    def __hash__(self) -> int:
-        return hash(self.value)
-
-    def __repr__(self) -> str:
-        return repr(self.value)
-
-    def __format__(self, spec: str) -> str:
-        return format(self.value, spec)
-
-    def __bool__(self) -> bool:
-        return _guard(f"{self.expression} != 0.0", self.value != 0.0)
-
-    def __neg__(self) -> Tracked:
-        return Tracked(-self.value, f"-({self.expression})")
-
-    def __pos__(self) -> Tracked:
-        return self
-
-    def __abs__(self) -> Tracked:
-        return Tracked(abs(self.value), f"abs({self.expression})")
-
-
-# a real number to the Values it meets (x * t, Value(t)), which then ask for float(): refused
-numbers.Real.register(Tracked)
-
-
-def _plain(x: object) -> bool:
-    return type(x) is float or type(x) is int or isinstance(x, Tracked)
-
-
-def _arithmetic(name: str, symbol: str, right: bool) -> Callable[[Tracked, Any], Any]:
-    method = getattr(operator, name)
-
-    def compute(self: Tracked, other: Any) -> Any:
-        if not _plain(other):
-            return NotImplemented  # a Value's own method refuses a tracked number
-        theirs = other.value if isinstance(other, Tracked) else other
-        result = method(theirs, self.value) if right else method(self.value, theirs)
-        a, b = self.expression, _written(other)
-        a, b = (b, a) if right else (a, b)
-        return Tracked(result, f"({a} {symbol} {b})")
-
-    return compute
-
-
-def _comparison(name: str, symbol: str) -> Callable[[Tracked, Any], Any]:
-    method = getattr(operator, name)
-
-    def compare(self: Tracked, other: Any) -> Any:
-        if not _plain(other):
-            return NotImplemented
-        theirs = other.value if isinstance(other, Tracked) else other
-        result = method(self.value, theirs)
-        return _guard(f"{self.expression} {symbol} {_written(other)}", result)
-
-    return compare
-
-
-for _name, _symbol in [("add", "+"), ("sub", "-"), ("mul", "*"), ("truediv", "/")]:
-    setattr(Tracked, f"__{_name}__", _arithmetic(_name, _symbol, False))
-    setattr(Tracked, f"__r{_name}__", _arithmetic(_name, _symbol, True))
-for _name, _symbol in [("pow", "**"), ("floordiv", "//"), ("mod", "%")]:
-    setattr(Tracked, f"__{_name}__", _arithmetic(_name, _symbol, False))
-    setattr(Tracked, f"__r{_name}__", _arithmetic(_name, _symbol, True))
-for _name, _symbol in [
-    ("lt", "<"),
-    ("le", "<="),
-    ("gt", ">"),
-    ("ge", ">="),
-    ("eq", "=="),
-    ("ne", "!="),
-]:
-    setattr(Tracked, f"__{_name}__", _comparison(_name, _symbol))
+def current() -> Watched | None:
+    """The trace under way on this thread, if any."""
+    return TRACES[-1] if here() else None  # type: ignore[return-value]
 
 
 # The watching versions of Value's attributes, put on the class by ``watching``.
 
 _DATA = Value.__dict__["data"]  # the slot itself
 _SLOT_GET, _SLOT_SET = _DATA.__get__, _DATA.__set__
+_GRAD = Value.__dict__["grad"]
+_GRAD_GET, _GRAD_SET = _GRAD.__get__, _GRAD.__set__
 
 
 def _from_outside() -> bool:
@@ -218,24 +129,43 @@ def _from_outside() -> bool:
     return not caller.f_globals.get("__name__", "").startswith("topograd.")
 
 
-def _read(node: Value) -> Any:
+def _tracked(node: Value) -> Any:
     value: float = _SLOT_GET(node, Value)
-    if _here() and _from_outside() and not is_constant(node):
-        return Tracked(value, _SEEN[-1].ref(node))
-    return value
+    seen = current()
+    if seen is None or is_constant(node):
+        return value
+    seen.readable(node)
+    return Tracked(value, seen.ref(node))
 
 
-def _unrecorded(node: Value) -> bool:
-    """Whether a write into ``node`` now would be lost to the compiled code: a Value that was
-    there before the trace, written by no recorded call (an optimizer's) nor backward."""
-    if not _here():
-        return False
-    seen = _SEEN[-1]
-    return not seen.inside and id(node) not in seen.made_ids and is_built(node)
+def _read(node: Value) -> Any:
+    if here() and _from_outside():
+        return _tracked(node)
+    return _SLOT_GET(node, Value)
+
+
+def _read_grad(node: Value) -> Any:
+    if here() and _from_outside():
+        raise TraceError(
+            "tg.compile: the function reads a .grad; the compiled code computes the gradients "
+            "after its guards, so a branch or a number made of one would be this call's. Read "
+            "it outside the compiled function (or clip with an optimizer's step)"
+        )
+    return _GRAD_GET(node, Value)
+
+
+def _written_once(seen: Watched, node: Value) -> bool:
+    """Whether a write into ``node`` now is one the compiled code makes too: its making, or a
+    write by a recorded call (an optimizer's) or backward."""
+    if not is_built(node):
+        seen.fresh(node)
+        return True
+    return bool(seen.inside) or id(node) in seen.made_ids
 
 
 def _write(node: Value, value: float) -> None:
-    if _unrecorded(node):
+    seen = current()
+    if seen is not None and not _written_once(seen, node):
         raise TraceError(
             "tg.compile: the function writes a Value's .data itself (an update by hand); the "
             "compiled code would not: use an optimizer (its zero_grad() and step() are "
@@ -244,12 +174,9 @@ def _write(node: Value, value: float) -> None:
     _SLOT_SET(node, value)
 
 
-_GRAD = Value.__dict__["grad"]
-_GRAD_GET, _GRAD_SET = _GRAD.__get__, _GRAD.__set__
-
-
 def _write_grad(node: Value, value: float) -> None:
-    if _unrecorded(node):
+    seen = current()
+    if seen is not None and not _written_once(seen, node):
         raise TraceError(
             "tg.compile: the function writes a Value's .grad itself; the compiled code would "
             "not: use model.zero_grad() or optimizer.zero_grad(), or write it outside"
@@ -257,31 +184,27 @@ def _write_grad(node: Value, value: float) -> None:
     _GRAD_SET(node, value)
 
 
-def _tracked(node: Value) -> Any:
-    value: float = _SLOT_GET(node, Value)
-    if is_constant(node) or not _here():
-        return value
-    return Tracked(value, _SEEN[-1].ref(node))
+def _value_comparison(name: str) -> Callable[[Value, Any], bool]:
+    compared = getattr(operator, name.strip("_"))
 
-
-def _value_comparison(symbol: str, name: str) -> Callable[[Value, Any], bool]:
     def compare(self: Value, other: Any) -> bool:
         theirs = _tracked(other) if isinstance(other, Value) else other
-        return bool(getattr(operator, name.strip("_"))(_tracked(self), theirs))
+        return bool(compared(_tracked(self), theirs))
 
     return compare
 
 
 def _init(self: Value, data: Any, label: str = "") -> None:
-    if _here():  # a fresh leaf, before its slots are written
-        _SEEN[-1].made.append(self)
-        _SEEN[-1].made_ids.add(id(self))
+    seen = current()
+    if seen is not None:  # a fresh leaf, before its slots are written: a constant of the trace
+        seen.made.append(self)
+        seen.made_ids.add(id(self))
     _ORIGINAL["__init__"](self, data, label)
 
 
 def _backward(self: Value, grad: Any = 1.0) -> None:
     """The function's own ``backward``, recorded (the compiled code runs it again), then run."""
-    seen = _SEEN[-1] if _here() else None
+    seen = current()
     if seen is None or seen.inside:
         return _ORIGINAL["backward"](self, grad)  # type: ignore[no-any-return]
     if seen.backward is not None:
@@ -303,50 +226,62 @@ def recorded(original: Callable[..., Any], method: tuple[type, str]) -> Callable
     function calls it, the call is recorded for the compiled code to make again, then made."""
 
     def call(self: Any, *args: Any, **kwargs: Any) -> Any:
-        seen = _SEEN[-1] if _here() else None
+        seen = current()
         if seen is None or seen.inside:  # another thread, or called by a recorded call
             return original(self, *args, **kwargs)
         if any(isinstance(a, Tracked) for a in (*args, *kwargs.values())):
-            _refused()
-        bound = functools.partial(original, self, *args, **kwargs)
-        seen.effects.append((bound, f"{type(self).__name__}.{method[1]}()", method))
+            refused()
+        name = f"{type(self).__name__}.{method[1]}()"
+        moves = seen.moves.get(method, False)
+        if moves and seen.backward is None:  # refused before it moves anything
+            raise TraceError(
+                f"tg.compile: the function calls {name} before backward(): the compiled code "
+                "computes the forward pass first; call it after backward()"
+            )
+        seen.effects.append((functools.partial(original, self, *args, **kwargs), name, method))
         seen.inside += 1
         try:
             return original(self, *args, **kwargs)
         finally:
             seen.inside -= 1
+            seen.moved = seen.moved or moves
 
     return call
 
 
 _WATCHING: dict[str, Any] = {
     "data": property(_read, _write),
-    "grad": property(_GRAD_GET, _write_grad),
+    "grad": property(_read_grad, _write_grad),
     "backward": _backward,
     "item": _tracked,
-    "__float__": lambda self: _refused() if _here() else _SLOT_GET(self, Value),
+    "__float__": lambda self: refused() if here() else _SLOT_GET(self, Value),
     "__init__": _init,
-    **{
-        f"__{name}__": _value_comparison(symbol, f"__{name}__")
-        for name, symbol in [("lt", "<"), ("le", "<="), ("gt", ">"), ("ge", ">=")]
-    },
+    **{f"__{name}__": _value_comparison(f"__{name}__") for name in ("lt", "le", "gt", "ge")},
 }
 _ORIGINAL: dict[str, Any] = {name: Value.__dict__[name] for name in _WATCHING}
 
 
 @contextmanager
-def watching(effects: Sequence[tuple[type, str]] = ()) -> Iterator[Watched]:
+def watching(effects: Mapping[tuple[type, str], bool] | None = None) -> Iterator[Watched]:
     """Watch what code does with Values' numbers for the duration, and record its calls of the
-    methods ``effects`` names (class, method): see the module's doc."""
+    methods ``effects`` names ((class, method): whether it moves the parameters): see the
+    module's doc. A trace inside another (a compiled function called while one is traced) is
+    refused."""
+    if here():
+        raise TraceError(
+            "tg.compile: a compiled function called inside another one's trace; compile the "
+            "outer function alone (what it calls is traced with it)"
+        )
+    moves = dict(effects or {})
     patched: list[tuple[type, str, Any, Any]] = [
         (Value, name, _ORIGINAL[name], new) for name, new in _WATCHING.items()
     ]
-    for cls, name in effects:
+    for cls, name in moves:
         method = cls.__dict__[name]
         patched.append((cls, name, method, recorded(method, (cls, name))))
     with _LOCK:
-        seen = Watched()
-        _SEEN.append(seen)
+        seen = Watched(moves)
+        TRACES.append(seen)
         for cls, name, _, new in patched:
             setattr(cls, name, new)
         try:
@@ -354,4 +289,4 @@ def watching(effects: Sequence[tuple[type, str]] = ()) -> Iterator[Watched]:
         finally:
             for cls, name, original, _ in patched:
                 setattr(cls, name, original)
-            _SEEN.pop()
+            TRACES.pop()

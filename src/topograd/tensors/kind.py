@@ -222,8 +222,9 @@ def _rule(
     else:
         xs = [t if type(t) in NUMBERS else t.data for t in node._inputs]  # type: ignore[union-attr]
         out = node.data
-    with np.errstate(all="ignore"):  # IEEE results (inf, nan) in backward too, never a warning
-        return op.rule(grad, *xs, out, **params) if params else op.rule(grad, *xs, out)
+    # (no np.errstate here: the engine's walk and forward mode run every rule inside the
+    # kind's ieee(), IEEE results without warnings, entered once per pass)
+    return op.rule(grad, *xs, out, **params) if params else op.rule(grad, *xs, out)
 
 
 def _forward(node: Tensor, per_operand: Sequence[Any], create_graph: bool) -> Any:

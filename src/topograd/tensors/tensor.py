@@ -333,7 +333,7 @@ def make(
     """The result of ``op`` on ``inputs`` (Tensors, and Python numbers kept as numbers): a node
     when grad mode records and some input requires a gradient, else a constant."""
     out = Tensor.__new__(Tensor)
-    needs = tuple(type(t) not in NUMBERS and t.requires_grad for t in inputs)  # type: ignore[union-attr]
+    needs = tuple([type(t) not in NUMBERS and t.requires_grad for t in inputs])  # type: ignore[union-attr]
     mode = grad_mode.record
     record = bool(mode) and any(needs)
     _init(out, np.asarray(data), record)
