@@ -29,6 +29,7 @@ bench: $(VENV)/.bench
 	$(BIN)/python benchmarks/layout_speed.py
 	$(BIN)/python benchmarks/hostile_load.py
 	$(BIN)/python benchmarks/import_time.py
+	$(BIN)/python benchmarks/instructions.py
 
 $(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)

@@ -80,7 +80,12 @@ def notebook_steps(
     return step
 
 
-def topograd_steps(xs: list[list[float]], ys: list[float]) -> Callable[[int], float]:
+def topograd_steps(
+    xs: list[list[float]], ys: list[float], compiled: bool = False
+) -> Callable[[int], float]:
+    """tg.nn's step; ``compiled``: the whole of it by tg.compile (its first call traces it, and
+    steps; the others run the generated code, which calls zero_grad, the SGD step and the
+    schedule around its backward pass)."""
     import topograd as tg
 
     model = tg.nn.MLP(2, SIZES[1:])
@@ -90,32 +95,6 @@ def topograd_steps(xs: list[list[float]], ys: list[float]) -> Callable[[int], fl
     schedule = tg.optim.LinearDecay(optimizer, start=1.0, end=0.1, steps=100)
     labels = [int(y) for y in ys]
 
-    def step(k: int) -> float:
-        scores = [model(x) for x in xs]
-        loss = tg.nn.hinge(scores, labels) + ALPHA * tg.nn.l2(model.parameters())  # type: ignore[arg-type]
-        optimizer.zero_grad()
-        loss.backward()
-        optimizer.step()
-        schedule.step()
-        return loss.data
-
-    return step
-
-
-def compiled_steps(xs: list[list[float]], ys: list[float]) -> Callable[[int], float]:
-    """topograd's step, compiled whole: its first call traces it (and steps), the others run
-    the generated code, which calls zero_grad, the SGD step and the schedule around its
-    backward pass."""
-    import topograd as tg
-
-    model = tg.nn.MLP(2, SIZES[1:])
-    for p, w in zip(model.parameters(), micrograd_weights(), strict=True):
-        p.data = w
-    optimizer = tg.optim.SGD(model.parameters(), lr=1.0)
-    schedule = tg.optim.LinearDecay(optimizer, start=1.0, end=0.1, steps=100)
-    labels = [int(y) for y in ys]
-
-    @tg.compile
     def step(model: Any) -> Any:
         scores = [model(x) for x in xs]
         loss = tg.nn.hinge(scores, labels) + ALPHA * tg.nn.l2(model.parameters())
@@ -125,7 +104,12 @@ def compiled_steps(xs: list[list[float]], ys: list[float]) -> Callable[[int], fl
         schedule.step()
         return loss.data
 
-    return lambda k: step(model)  # type: ignore[no-any-return]
+    run = tg.compile(step) if compiled else step
+    return lambda k: run(model)  # type: ignore[no-any-return]
+
+
+def compiled_steps(xs: list[list[float]], ys: list[float]) -> Callable[[int], float]:
+    return topograd_steps(xs, ys, compiled=True)
 
 
 def compiled_plain_steps(xs: list[list[float]], ys: list[float]) -> Callable[[int], float]:

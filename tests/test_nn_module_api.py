@@ -13,28 +13,12 @@ from typing import Any
 import numpy as np
 import pytest
 import torch
-from test_nn_modules import ordered
+from test_nn_modules import both, numbers, ordered
 
 import topograd as tg
 
 F = tg.nn.functional
 TF = torch.nn.functional
-
-
-def both(build: Any) -> tuple[Any, Any]:
-    """The same construction in topograd and in PyTorch (``build`` takes the library)."""
-    return build(tg), build(torch)
-
-
-def numbers(x: Any) -> Any:
-    return x.detach().numpy() if isinstance(x, torch.Tensor) else np.asarray(x.data)
-
-
-def same_weights(ours: Any, theirs: Any) -> None:
-    """PyTorch's module given topograd's numbers, name by name (the names must agree)."""
-    mine, their = ours.state_dict(), theirs.state_dict()
-    assert list(mine) == list(their)
-    theirs.load_state_dict({k: torch.from_numpy(np.array(v)) for k, v in mine.items()})
 
 
 # 6. Attributes, requires_grad_, to, the containers, clip_grad_norm_.
