@@ -43,7 +43,7 @@ N_ARY: dict[str, Callable[..., Any]] = {
     "affine": lambda *xs: _dot(xs[:-1]) + xs[-1],
     "neuron": lambda *xs: torch.relu(_dot(xs[:-1]) + xs[-1]),
     "where": lambda c, x, y: torch.where(c != 0, x, y),  # a Value's condition: non-zero holds
-    "log_sum_exp": lambda *xs: torch.logsumexp(torch.stack(xs), 0),
+    "logsumexp": lambda *xs: torch.logsumexp(torch.stack(xs), 0),
 }
 
 

@@ -129,9 +129,9 @@ MUTANTS = [
         [1.5, 0.5, -1.0],
     ),
     (
-        "log_sum_exp",
+        "logsumexp",
         lambda g, a, b, out: (g, g),  # 1 for each operand, not its share of the softmax
-        lambda a, b: OPS["log_sum_exp"](a, b) * a,
+        lambda a, b: OPS["logsumexp"](a, b) * a,
         [0.3, -0.4],
     ),
     (

@@ -22,6 +22,7 @@ from .autograd.function import Function
 from .autograd.kinds import load_kind_on_sight
 from .autograd.modes import AnomalyError, detect_anomaly, is_grad_enabled, no_grad
 from .autograd.registry import OPS
+from .ops.spellings import AS_FUNCTIONS
 from .scalar.custom import CustomOpError, custom_op
 from .scalar.functions import affine, dot
 from .scalar.functions import sum_of as sum  # noqa: A004 - tg.sum, as torch.sum and np.sum
@@ -196,10 +197,10 @@ def __getattr__(name: str) -> Any:
     if op is not None and (op.function or name in _PAIRWISE) and not op.custom:
         return op
     if name not in _ON_FIRST_USE:
-        from .tensors import functions  # PyTorch's functions of Tensors: tg.tril, tg.cat
+        if name in AS_FUNCTIONS:  # PyTorch's functions of Tensors: tg.tril, tg.matmul
+            from .tensors.functions import MethodAsFunction
 
-        if name in functions.AS_FUNCTIONS:
-            return functions.MethodAsFunction(name)
+            return MethodAsFunction(name)
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     module = importlib.import_module(_ON_FIRST_USE[name])
     return module if module.__name__ == f"{__name__}.{name}" else getattr(module, name)

@@ -32,7 +32,8 @@ import warnings
 from collections.abc import Callable
 from typing import Any
 
-from ..scalar.tracked import TraceError, here
+from ..scalar.tracked import TraceError
+from ..scalar.watch import refuse_nested
 from .source import RETRACE, Source
 from .trace import Key, Trace, key_of
 
@@ -62,11 +63,7 @@ class Compiled:
         functools.update_wrapper(self, fn)
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        if here():  # its code would run unseen by the outer trace
-            raise TraceError(
-                "tg.compile: a compiled function called inside another one's trace; compile "
-                "the outer function alone (what it calls is traced with it)"
-            )
+        refuse_nested()  # its code would run unseen by an outer trace
         key, values = key_of((args, kwargs))
         kept = self._kept.get(key)
         if kept:
@@ -76,8 +73,8 @@ class Compiled:
                     self.inputs = [*values, *made.trace.captured]
                     return result
             if not self.retrace:
-                raise GuardError(self._which_guard(kept[0][0], values))
-        made, run = self._trace(args, kwargs)
+                raise GuardError(self._which_guard(kept[0][0]))
+        made, run = self._trace(args, kwargs, (key, values))
         self._kept.setdefault(made.trace.key, []).insert(0, (made, run))
         del self._kept[made.trace.key][KEPT:]
         trace = made.trace
@@ -88,8 +85,10 @@ class Compiled:
         assert result is not RETRACE  # a trace holds for the numbers it was made on
         return result
 
-    def _trace(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[Source, Any]:
-        trace = Trace(self.fn, args, kwargs)
+    def _trace(
+        self, args: tuple[Any, ...], kwargs: dict[str, Any], structure: tuple[Key, list[Any]]
+    ) -> tuple[Source, Any]:
+        trace = Trace(self.fn, args, kwargs, structure)
         if self.grads and trace.ran_backward:
             raise TraceError(
                 "tg.compile(grads=True) returns the gradients: the function returns its "
@@ -115,7 +114,7 @@ class Compiled:
         return made, namespace[name]
 
     @staticmethod
-    def _which_guard(made: Source, values: list[Any]) -> str:
+    def _which_guard(made: Source) -> str:
         return (
             "tg.compile(retrace=False): this call takes another branch through Python than "
             f"the trace did; the guards of the trace:\n{made.guard_text()}"

@@ -22,11 +22,11 @@ does.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from ..scalar.kind import SCALAR
-from ..scalar.value import Value, is_constant, operands_of
+from ..scalar.value import Value, operands_of
 
 MIN_UNITS = 3  # fewer are written out
 
@@ -50,9 +50,12 @@ class Run:
         return [unit[-1] for unit in self.units]
 
 
-def find_runs(order: Sequence[Value], fixed: set[int], made: set[int]) -> list[Run]:
+def find_runs(
+    order: Sequence[Value], fixed: set[int], is_number: Callable[[Any], bool]
+) -> list[Run]:
     """The runs of ``order`` (the engine's forward order), none overlapping, none holding a
-    node of ``fixed`` (a guard reads it). ``made``: leaves the function made (constants)."""
+    node of ``fixed`` (a guard reads it). ``is_number``: the trace's, a number written into
+    the code as it is (a constant, a leaf the function made)."""
     nodes = [n for n in order if SCALAR.inputs(n)]
     at = {id(n): i for i, n in enumerate(nodes)}
     users: dict[int, list[Value]] = {id(n): [] for n in nodes}
@@ -61,7 +64,7 @@ def find_runs(order: Sequence[Value], fixed: set[int], made: set[int]) -> list[R
         for x in SCALAR.inputs(n):
             if id(x) in users:
                 users[id(x)].append(n)
-            elif is_constant(x) or id(x) in made:
+            elif is_number(x):
                 numbers.add(id(x))
     below = _post_dominated(nodes, users)
     found: list[Run] = []

@@ -45,6 +45,14 @@ INTERNAL = ("args", "held", "carry", "chosen", "partials", "saved")
 GENERATED = re.compile(r"(?:x|v|u|k|chain|rows|S|R|G|effect)\d+|carry")
 
 
+def _assigned(started: set[int], node: Value) -> str:
+    """How a contribution to ``node``'s gradient is written: ``=`` for the first (a path's
+    gradient starts it), ``+=`` for each after (the paths meet), as the engine adds them."""
+    first = id(node) not in started
+    started.add(id(node))
+    return "=" if first else "+="
+
+
 def op_of(node: Value) -> Op:
     found = SCALAR.op(node)
     assert found is not None  # a node made by an op
@@ -67,7 +75,7 @@ class Source:
         self.taken: set[str] = {*self.namespace, *OPS, *INTERNAL}
         self.lines: list[str] = []
         fixed = {id(n) for n in trace.seen.nodes}
-        self.runs = find_runs(trace.backward_order, fixed, trace.made)
+        self.runs = find_runs(trace.backward_order, fixed, trace.is_number)
         self.in_run = {id(n): r for r, run in enumerate(self.runs) for u in run.units for n in u}
         self.hubs: dict[int, list[int]] = {}
         for r, run in enumerate(self.runs):
@@ -194,7 +202,7 @@ class Source:
 
     def _forward_loop(self, r: int) -> None:
         run = self.runs[r]
-        body = Body(run.units[0], run.carry, self.trace.made)
+        body = Body(run.units[0], run.carry, self.trace.is_number)
         n, size = len(run.units), len(body.unit)
         self.lines.append(f"    # {n} times alike: {size} ops on each row of numbers in rows{r}")
         self.lines.append(f"    S{r} = []")
@@ -291,37 +299,43 @@ class Source:
                 self.lines.append(f"{indent}chosen = {shared}{comment}")
                 comment = ""
         else:  # the rule itself, on floats, as the scalar kind calls it: one result per operand
-            called = self._function(op, "rule", op.rule)
-            given = self._splat(node) if hub else names
-            arguments = ", ".join([f"d{name}", *given, name])
-            self.lines.append(f"{indent}partials = {called}({arguments}){comment}")
+            texts = self._called_rule(node, name, names, indent, comment)
             comment = ""
-            texts = [f"partials[{i}]" for i in range(len(operands))]
-            for r in hub:
-                run = self.runs[r]
-                end = run.first + len(run.units)
-                self.lines.append(f"{indent}G{r} = partials[{run.first}:{end}]")
-                for i in range(run.first, end):
-                    texts[i] = None
         for x, target, text in zip(operands, targets, texts):
             if target is None or text is None:
                 continue
             if target == "dcarry":
                 sign = "="
             elif local is not None and body is not None and id(x) in body.local:
-                sign = "+=" if id(x) in local else "="
-                local.add(id(x))
+                sign = _assigned(local, x)
             else:
-                sign = "+=" if id(x) in self.started else "="
-                self.started.add(id(x))
+                sign = _assigned(self.started, x)
             self.lines.append(f"{indent}{target} {sign} {text}{comment}")
             comment = ""
+
+    def _called_rule(
+        self, node: Value, name: str, names: list[str], indent: str, comment: str
+    ) -> list[str | None]:
+        """The line that calls the op's rule, and how each operand's result is read from it
+        (None for those a loop's hub hands its loop in G0, G1 ...)."""
+        op, hub = op_of(node), self.hubs.get(id(node), [])
+        called = self._function(op, "rule", op.rule)
+        given = self._splat(node) if hub else names
+        arguments = ", ".join([f"d{name}", *given, name])
+        self.lines.append(f"{indent}partials = {called}({arguments}){comment}")
+        texts: list[str | None] = [f"partials[{i}]" for i in range(len(operands_of(node)))]
+        for r in hub:
+            run = self.runs[r]
+            end = run.first + len(run.units)
+            self.lines.append(f"{indent}G{r} = partials[{run.first}:{end}]")
+            texts[run.first : end] = [None] * (end - run.first)
+        return texts
 
     def _backward_loop(self, r: int) -> None:
         """The units in the engine's order (the last first): the first written out (it starts
         the gradients of the nodes outside), the rest in a loop."""
         run = self.runs[r]
-        body = Body(run.units[-1], run.carry, self.trace.made)
+        body = Body(run.units[-1], run.carry, self.trace.is_number)
         root = body.local[id(body.unit[-1])]
         self.lines.append(f"    # {len(run.units)} times alike, the last first, as the engine")
         if run.carry >= 0:
@@ -349,9 +363,7 @@ class Source:
                 else None
             )
             if target is not None:
-                sign = "+=" if id(first) in self.started else "="
-                self.started.add(id(first))
-                self.lines.append(f"    {target} {sign} dcarry")
+                self.lines.append(f"    {target} {_assigned(self.started, first)} dcarry")
 
     def _unit_backward(self, body: Body, start: str, indent: str) -> None:
         if start:

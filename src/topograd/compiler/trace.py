@@ -74,22 +74,13 @@ def key_of(args: Any) -> tuple[Key, list[Value]]:
     entered: set[int] = set()  # modules and containers on the way (a cycle is not followed)
     tokens: list[Any] = []
     stack: list[Any] = [args]
-    made_by_ops = SCALAR.inputs  # (the hot path: a model's hundreds of parameters)
     while stack:
         x = stack.pop()
         kind = type(x)
-        if kind is Value:
-            place = seen.get(id(x))
-            if place is None:
-                if made_by_ops(x):
-                    _refuse_made(x)
-                place = seen[id(x)] = len(values)
-                values.append(x)
-            tokens.append(place)
+        if kind is Value or isinstance(x, Value):
+            tokens.append(_position(x, values, seen))
         elif kind in PLAIN or isinstance(x, (numbers.Number, str, bytes)):
             tokens.append((kind, repr(x)))  # repr: nan equals nan, -0.0 is not 0.0
-        elif isinstance(x, Value):  # (a subclass)
-            tokens.append(_position(x, values, seen))
         elif id(x) in entered:
             tokens.append(("again", Identity(x)))
         elif kind is list or kind is tuple or kind is dict or _is_module(x):
@@ -109,23 +100,20 @@ def _is_module(x: object) -> bool:
 
 
 def _position(x: Value, values: list[Value], seen: dict[int, int]) -> int:
-    """Where the Value ``x`` is among the inputs (added the first time)."""
-    if id(x) not in seen:
+    """Where the Value ``x`` is among the inputs (added the first time); a Value made by ops
+    before the call is refused: the compiled code would stop at it, where backward goes on
+    into what made it."""
+    place = seen.get(id(x))
+    if place is None:
         if SCALAR.inputs(x):
-            _refuse_made(x)
-        seen[id(x)] = len(values)
+            raise TraceError(
+                f"tg.compile takes leaves as its inputs; this one was made by {x.op!r} before "
+                "the call, so backward would go on into what made it: pass the leaves, or "
+                "compile the function that makes it"
+            )
+        place = seen[id(x)] = len(values)
         values.append(x)
-    return seen[id(x)]
-
-
-def _refuse_made(x: Value) -> None:
-    """A Value made by ops before the call: the compiled code would stop at it, where backward
-    goes on into what made it."""
-    raise TraceError(
-        f"tg.compile takes leaves as its inputs; this one was made by {x.op!r} before the "
-        "call, so backward would go on into what made it: pass the leaves, or compile the "
-        "function that makes it"
-    )
+    return place
 
 
 class Trace:
@@ -133,8 +121,14 @@ class Trace:
     order), the inputs (the arguments' Values, then Values the function reached otherwise,
     such as a model's parameters in a closure), the guards, and the leaves it made."""
 
-    def __init__(self, fn: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]):
-        key, values = key_of((args, kwargs))
+    def __init__(
+        self,
+        fn: Callable[..., Any],
+        args: tuple[Any, ...],
+        kwargs: dict[str, Any],
+        structure: tuple[Key, list[Value]],
+    ) -> None:
+        key, values = structure  # key_of((args, kwargs)), as the call read it
         self.key = key
         with watching(EFFECTS) as seen:
             returned = fn(*args, **kwargs)
@@ -160,9 +154,14 @@ class Trace:
         """Whether the function called backward() itself: its trace did the whole step."""
         return self.seen.backward is not None
 
+    def is_number(self, x: Any) -> bool:
+        """A number of the trace, written into the code as it is: a plain number, a constant
+        Value, or a leaf the function made."""
+        return not isinstance(x, Value) or is_constant(x) or id(x) in self.made
+
     def wants_grad(self, node: Value) -> bool:
-        """A leaf that is an input of the compiled function: not a constant, nor made by it."""
-        return not is_constant(node) and id(node) not in self.made
+        """A leaf that is an input of the compiled function: not one of its numbers."""
+        return not self.is_number(node)
 
 
 def _output(returned: Any, seen: Watched) -> tuple[Value, float, int]:

@@ -15,7 +15,6 @@ the registry (``ops/convolution.py``). The pool layers are in ``pooling.py``.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import numpy as np
@@ -24,12 +23,12 @@ from ..autograd.errors import RuntimeValueError
 from ..ops import convolution as ops
 from ..ops.geometry import Pair, counts, geometry, pair, pool_geometry, positive
 from ..tensors import Tensor
-from ..tensors.creation import DEFAULT
+from ..tensors.creation import DEFAULT, checked_shape
 from ..tensors.functions import concatenate
 from ..tensors.tensor import as_tensor, constant
 from ..tensors.windows import max_pool2d as pick_maxima
 from .module import Module
-from .parameter import Parameter, checked_shape, factory_dtype
+from .parameter import Parameter, factory_dtype
 
 PADDING_MODES = ("zeros", "reflect", "replicate", "circular")
 _NUMPY_MODES = {"reflect": "reflect", "replicate": "edge", "circular": "wrap"}
@@ -41,15 +40,6 @@ Found = TypeVar("Found")
 def _refuse(failed: bool, message: str) -> None:
     if failed:
         raise RuntimeValueError(message)
-
-
-def _windows(read: Callable[..., Found], *arguments: Any) -> Found:
-    """The window arguments read by ``ops/geometry.py``, whose ValueError PyTorch raises as a
-    RuntimeError."""
-    try:
-        return read(*arguments)
-    except ValueError as error:
-        raise RuntimeValueError(str(error)) from None
 
 
 def _images(x: Tensor, what: str) -> None:
@@ -75,7 +65,7 @@ def conv2d(
     x = as_tensor(input, w)
     _check_convolution(x, w, bias, groups)
     pads = 0 if isinstance(padding, str) else padding
-    window = _windows(geometry, w.shape[-2:], stride, pads, dilation)
+    window = geometry(w.shape[-2:], stride, pads, dilation)
     x, window["padding"] = _padded(x, padding, window)
     padded = [n + 2 * p for n, p in zip(x.shape[-2:], window["padding"])]
     kernel = f"{list(w.shape[-2:])} (dilation {window['dilation']})"
@@ -111,11 +101,8 @@ def _check_convolution(x: Tensor, w: Tensor, bias: Any, groups: int) -> None:
 def _padded(x: Tensor, padding: Any, window: dict[str, Pair]) -> tuple[Tensor, Pair]:
     """The padding as a pair for the op; for "same" with an odd total, the input with its
     extra zero row or column at the end already."""
-    if not isinstance(padding, str) or padding == "valid":
+    if not isinstance(padding, str) or _layer_padding(padding, window["stride"]) == "valid":
         return x, window["padding"]
-    _refuse(padding != "same", f"Invalid padding string: {padding!r} (give 'same' or 'valid')")
-    strided = window["stride"] != (1, 1)
-    _refuse(strided, "padding='same' is not supported for strided convolutions")
     top, bottom, left, right = _same(window["kernel_size"], window["dilation"])
     for axis, extra in ((-2, bottom - top), (-1, right - left)):
         if extra:
@@ -137,7 +124,7 @@ def _pool(
 ) -> dict[str, Any]:
     """A pool's windows as pairs, checked as PyTorch checks them."""
     _images(x, what)
-    window = _windows(pool_geometry, kernel_size, stride, padding, dilation)
+    window = pool_geometry(kernel_size, stride, padding, dilation)
     (oh, ow), (c, h, w) = counts(x.shape[-2:], window, ceil), x.shape[-3:]
     sizes = f"input size ({c}x{h}x{w}), output size ({c}x{oh}x{ow})"
     _refuse(min(oh, ow) < 1, f"{what}: Output size is too small: {sizes}")
@@ -196,7 +183,7 @@ def unfold(
     torch.nn.functional.unfold (im2col)."""
     x = as_tensor(input)
     _images(x, "unfold")
-    window = _windows(geometry, kernel_size, stride, padding, dilation)
+    window = geometry(kernel_size, stride, padding, dilation)
     found, size = counts(x.shape[-2:], window), tuple(x.shape[-2:])
     given = f"spatial size {size}, {_described(window)}: sliding blocks {found}"
     _refuse(min(found) < 1, f"unfold: {given}, but the array of sliding blocks must not be empty")
@@ -214,8 +201,8 @@ def fold(
     """Columns (N, C·kH·kW, windows) added back onto images of ``output_size`` where their
     windows lie, as torch.nn.functional.fold (col2im): overlapping windows add up."""
     x = as_tensor(input)
-    window = _windows(geometry, kernel_size, stride, padding, dilation)
-    size = _windows(positive, output_size, "output_size")
+    window = geometry(kernel_size, stride, padding, dilation)
+    size = positive(output_size, "output_size")
     wrong = x.ndim not in (2, 3) or 0 in x.shape[-2:]
     _refuse(wrong, f"fold: expected (N, C·kH·kW, L) or (C·kH·kW, L), got size {list(x.shape)}")
     (kh, kw), (oh, ow) = window["kernel_size"], counts(size, window)

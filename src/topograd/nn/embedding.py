@@ -17,10 +17,10 @@ from typing import Any
 import numpy as np
 
 from ..tensors import Tensor
-from ..tensors.creation import DEFAULT
+from ..tensors.creation import DEFAULT, checked_shape
 from ..tensors.functions import where
 from .module import Module
-from .parameter import Parameter, checked_shape, factory_dtype
+from .parameter import Parameter, factory_dtype
 
 
 def indices_of(given: Any, what: str) -> Any:

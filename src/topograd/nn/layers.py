@@ -16,14 +16,13 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ..autograd.errors import RuntimeValueError
 from ..tensors import Tensor
-from ..tensors.creation import DEFAULT
+from ..tensors.creation import DEFAULT, checked_shape
 from ..tensors.functions import linear as fused_linear
-from ..tensors.tensor import Operand, as_tensor, constant
+from ..tensors.tensor import Operand, as_tensor
 from .containers import Sequential
 from .module import Module
-from .parameter import Parameter, checked_shape, factory_dtype
+from .parameter import Parameter, as_input, factory_dtype
 
 __all__ = ["Flatten", "Identity", "Linear", "ReLU", "Sequential", "Tanh", "linear"]
 
@@ -40,9 +39,7 @@ def linear(input: Operand, weight: Tensor, bias: Tensor | None = None) -> Tensor
     >>> linear(tg.ones(2, 3), tg.ones(4, 3)).shape
     (2, 4)
     """
-    x = as_tensor(input, weight)
-    if not isinstance(input, Tensor) and x.dtype != weight.dtype and x.dtype.kind == "f":
-        x = constant(x.data.astype(weight.dtype))
+    x = as_input(input, weight)
     if x.ndim == 0:
         raise RuntimeError(
             f"both arguments to linear need to be at least 1D, but they are 0D and {weight.ndim}D"
@@ -53,13 +50,7 @@ def linear(input: Operand, weight: Tensor, bias: Tensor | None = None) -> Tensor
             got = f"{mine.lower()} != {theirs.lower()}"
             raise RuntimeError(f"expected m1 and m2 to have the same dtype, but got: {got}")
         raise RuntimeError(f"mat1 and mat2 must have the same dtype, but got {mine} and {theirs}")
-    if x.shape[-1] != weight.shape[-1]:
-        rows = math.prod(x.shape[:-1])
-        out, inp = weight.shape
-        raise RuntimeError(
-            f"mat1 and mat2 shapes cannot be multiplied ({rows}x{x.shape[-1]} and {inp}x{out})"
-        )
-    return fused_linear(x, weight, bias)
+    return fused_linear(x, weight, bias)  # (a wrong size: tensors/tensor.refusal's words)
 
 
 class Linear(Module):
@@ -152,14 +143,7 @@ class Flatten(Module):
         self.start_dim, self.end_dim = start_dim, end_dim
 
     def forward(self, input: Tensor) -> Tensor:  # noqa: A002
-        x = as_tensor(input)
-        n = max(x.ndim, 1)  # (a 0-d Tensor flattens as a 1-d one)
-        start, end = self.start_dim, self.end_dim
-        if -n <= start < n and -n <= end < n and start % n > end % n:
-            raise RuntimeValueError(
-                "flatten() has invalid args: start_dim cannot come after end_dim"
-            )
-        return x.flatten(start, end)  # type: ignore[no-any-return]
+        return as_tensor(input).flatten(self.start_dim, self.end_dim)  # type: ignore[no-any-return]
 
     def __repr__(self) -> str:
         return f"Flatten(start_dim={self.start_dim}, end_dim={self.end_dim})"

@@ -10,7 +10,7 @@ from __future__ import annotations
 import numbers
 from collections.abc import Sequence
 
-from ..ops.reductions import log_sum_exp
+from ..ops.reductions import logsumexp
 from ..scalar.functions import dot, sum_of
 from ..scalar.value import Real, Value, as_values
 
@@ -53,7 +53,7 @@ def cross_entropy(
 ) -> Value:
     """Softmax cross-entropy: -log softmax(logits)[target], for one sample (a list of Values
     and an int) or the mean over a batch (a list of such lists and a list of ints): log Σ e^z
-    (one ``log_sum_exp`` node, which subtracts the largest logit first, as PyTorch's logsumexp,
+    (one ``logsumexp`` node, which subtracts the largest logit first, as PyTorch's logsumexp,
     so logits of +-1000 neither overflow nor underflow) minus the target's logit."""
     if isinstance(target, numbers.Integral):
         return _cross_entropy(logits, target)  # type: ignore[arg-type]
@@ -69,7 +69,7 @@ def _cross_entropy(logits: Sequence[Value], target: int) -> Value:
         raise TypeError(f"cross_entropy takes class indices (ints), not {target!r}")
     if not 0 <= target < len(logits):
         raise ValueError(f"target {target} is not a class of {len(logits)} logits")
-    return log_sum_exp(*as_values(logits, "cross_entropy")) - logits[target]
+    return logsumexp(*as_values(logits, "cross_entropy")) - logits[target]
 
 
 def l2(params: Sequence[Value]) -> Value:

@@ -53,13 +53,6 @@ class Module:
 
     training = True  # until train() or eval() says otherwise, as PyTorch's modules start
 
-    def __init_subclass__(cls, **kwargs: Any) -> None:
-        super().__init_subclass__(**kwargs)
-        # The scalar MLP keeps a direct __call__ (its hot path); a subclass that computes in
-        # forward must still be called through forward, as PyTorch calls it.
-        if "forward" in vars(cls) and "__call__" not in vars(cls):
-            setattr(cls, "__call__", Module.__call__)  # noqa: B010 - mypy refuses the spelling
-
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         """A module is called on its inputs: its ``forward``."""
         return self.forward(*args, **kwargs)

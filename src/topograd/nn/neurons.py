@@ -49,8 +49,6 @@ class Neuron(Module):
     def forward(self, x: Sequence[Value | Real]) -> Value:
         return self._fire(as_values(x, "Neuron"))
 
-    __call__ = forward  # called directly (no Module.__call__ in between): the hot path
-
     def _fire(self, xs: tuple[Value, ...]) -> Value:
         """The neuron on inputs that are Values already: one fused node, ``neuron`` (w . x + b
         through ReLU), or ``affine`` for a linear one."""
@@ -75,8 +73,6 @@ class Layer(Module):
         out = [n._fire(inputs) for n in self.neurons]
         return out[0] if len(out) == 1 else out
 
-    __call__ = forward
-
     def __repr__(self) -> str:
         return f"Layer of [{', '.join(str(n) for n in self.neurons)}]"
 
@@ -97,8 +93,6 @@ class MLP(Module):
         for layer in self.layers:
             out = layer(out if isinstance(out, list) else [out])
         return out
-
-    __call__ = forward
 
     def __repr__(self) -> str:
         return f"MLP of [{', '.join(str(layer) for layer in self.layers)}]"

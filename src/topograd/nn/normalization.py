@@ -23,9 +23,10 @@ import numpy as np
 
 from ..autograd.modes import no_grad
 from ..tensors import Tensor
-from ..tensors.tensor import as_tensor, constant
+from ..tensors.creation import checked_shape
+from ..tensors.tensor import constant
 from .module import Module
-from .parameter import Parameter, checked_shape, factory_dtype
+from .parameter import Parameter, as_input, factory_dtype
 
 
 def _normalized(x: Tensor, axes: tuple[int, ...], eps: float) -> tuple[Tensor, Tensor, Tensor]:
@@ -40,16 +41,6 @@ def _shape_of(normalized_shape: int | Sequence[int]) -> tuple[int, ...]:
     if isinstance(normalized_shape, (int, numbers.Integral)):
         return (int(normalized_shape),)
     return tuple(int(n) for n in normalized_shape)
-
-
-def _input(given: Any, *others: Tensor | None) -> Tensor:
-    """The input as a Tensor: an array or a number takes the dtype of the parameters and
-    statistics ``others`` (a Tensor keeps its own: see ``_same_dtype``)."""
-    like = next((t for t in others if t is not None), None)
-    x = as_tensor(given, like)
-    if like is not None and not isinstance(given, Tensor) and x.dtype != like.dtype:
-        return constant(x.data.astype(like.dtype)) if x.dtype.kind == "f" else x
-    return x
 
 
 def _same_dtype(x: Tensor, *others: Tensor | None) -> None:
@@ -68,7 +59,7 @@ def layer_norm(
 ) -> Tensor:
     """Each sample normalised over its last axes (``normalized_shape``): (x - mean) /
     √(var + eps), the biased variance, then times ``weight`` and plus ``bias`` if given."""
-    x = _input(input, weight, bias)
+    x = as_input(input, weight, bias)
     _same_dtype(x, weight, bias)
     shape = _shape_of(normalized_shape)
     if not shape or x.ndim < len(shape) or x.shape[x.ndim - len(shape) :] != shape:
@@ -110,7 +101,7 @@ def batch_norm(
     """Each channel (axis 1) normalised: in training by the batch's mean and biased variance,
     updating the running statistics in place (new = (1 - momentum) old + momentum batch, the
     variance unbiased there, as PyTorch's); in evaluation by the running statistics."""
-    x = _input(input, weight, bias, running_mean, running_var)
+    x = as_input(input, weight, bias, running_mean, running_var)
     axes, along = _channel_axes(x)
     channels = x.shape[1]
     for name, t in (("running_mean", running_mean), ("running_var", running_var)):
@@ -229,7 +220,7 @@ class BatchNorm1d(Module):
             self.register_buffer(name, constant(start) if track_running_stats else None)
 
     def forward(self, input: Tensor) -> Tensor:  # noqa: A002
-        x = _input(input, self.weight, self.bias, self.running_mean, self.running_var)
+        x = as_input(input, self.weight, self.bias, self.running_mean, self.running_var)
         if x.ndim not in (2, 3):
             raise ValueError(f"expected 2D or 3D input (got {x.ndim}D input)")
         momentum = 0.0 if self.momentum is None else self.momentum

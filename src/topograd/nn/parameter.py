@@ -8,13 +8,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
 from ..tensors import Tensor
 from ..tensors.pointwise import device_index, float_dtype
+from ..tensors.tensor import as_tensor, constant
 
 
 class Parameter(Tensor):
@@ -56,16 +56,15 @@ def factory_dtype(device: Any = None, dtype: Any = None) -> np.dtype[Any]:
     return float_dtype(np.float32 if dtype is None else dtype)
 
 
-def checked_shape(shape: Sequence[int]) -> tuple[int, ...]:
-    """``shape`` for a new parameter, refused as PyTorch refuses a negative size (a
-    RuntimeError naming it), where NumPy would raise a ValueError of its own.
+def as_input(given: Any, *others: Tensor | None) -> Tensor:
+    """A layer's input as a Tensor: an array or a number takes the dtype of its parameters and
+    statistics ``others`` (a Tensor keeps its own, for the layer to check against theirs).
 
-    >>> checked_shape((2, 3))
-    (2, 3)
+    >>> as_input(np.arange(2.0), Tensor(np.zeros(2, np.float32))).dtype
+    dtype('float32')
     """
-    for size in shape:
-        if size < 0:
-            raise RuntimeError(
-                f"Trying to create tensor with negative dimension {size}: {list(shape)}"
-            )
-    return tuple(shape)
+    like = next((t for t in others if t is not None), None)
+    x = as_tensor(given, like)
+    if like is not None and not isinstance(given, Tensor) and x.dtype != like.dtype:
+        return constant(x.data.astype(like.dtype)) if x.dtype.kind == "f" else x
+    return x

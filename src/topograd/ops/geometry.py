@@ -13,6 +13,8 @@ import operator
 from collections.abc import Sequence
 from typing import Any
 
+from ..autograd.errors import RuntimeValueError
+
 Pair = tuple[int, int]
 
 
@@ -32,7 +34,7 @@ def pair(value: int | Sequence[int], name: str) -> Pair:
         found *= 2
     message = f"{name} must be an int or a pair of ints, got {value!r}"
     if len(found) != 2:
-        raise ValueError(message)
+        raise RuntimeValueError(message)
     try:
         if any(isinstance(v, bool) for v in found):
             raise TypeError
@@ -50,7 +52,7 @@ def positive(value: int | Sequence[int], name: str, least: int = 1) -> Pair:
     found = pair(value, name)
     if min(found) < least:
         relation = "greater than zero" if least else "non-negative"
-        raise ValueError(f"{name} should be {relation}, but got {name}={found}")
+        raise RuntimeValueError(f"{name} should be {relation}, but got {name}={found}")
     return found
 
 
@@ -76,16 +78,16 @@ def pool_geometry(kernel_size: Any, stride: Any, padding: Any, dilation: Any) ->
     (3, 3)
     """
     if stride is not None and 0 in pair(stride, "stride"):
-        raise ValueError("stride should not be zero")
+        raise RuntimeValueError("stride should not be zero")
     window = geometry(kernel_size, kernel_size if stride is None else stride, padding, dilation)
     (kh, kw), (ph, pw) = window["kernel_size"], window["padding"]
     for pad, k, d in zip((ph, pw), (kh, kw), window["dilation"]):
         if pad > (d * (k - 1) + 1) // 2:
             given = f"but got pad={pad}, kernel_size={k} and dilation={d}"
-            raise ValueError(f"pad should be at most half of effective kernel size, {given}")
+            raise RuntimeValueError(f"pad should be at most half of effective kernel size, {given}")
     if ph > kh // 2 or pw > kw // 2:  # PyTorch checks this too
         given = f"but got padH = {ph}, padW = {pw}, kH = {kh}, kW = {kw}"
-        raise ValueError(f"pad should be at most half of kernel size, {given}")
+        raise RuntimeValueError(f"pad should be at most half of kernel size, {given}")
     return window
 
 

@@ -62,6 +62,18 @@ def written_sum(terms: Sequence[str]) -> str:
     return " + ".join(terms) if terms else "-0.0"
 
 
+def sums_to(found: Sequence[int], shape: Sequence[int]) -> bool:
+    """Whether a gradient of shape ``found`` sums back to ``shape`` (the engine's unbroadcast):
+    ``shape`` broadcasts to it, as PyTorch's is_expandable_to.
+
+    >>> sums_to((4, 3), (1, 3)), sums_to((4, 3), (2, 3))
+    (True, False)
+    """
+    return len(found) >= len(shape) and all(
+        n in (m, 1) for n, m in zip(reversed(shape), reversed(found))
+    )
+
+
 def sum_of(terms: Any) -> Any:
     """The terms added left to right, None where there are none (a tangent of zero)."""
     total = None

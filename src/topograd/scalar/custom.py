@@ -25,6 +25,7 @@ from typing import Any, cast
 
 from ..autograd.kinds import kind_of
 from ..autograd.registry import ANY, VARIADIC, Interval, Op, add
+from ..ops.helpers import sums_to
 from .value import Value, constant, describe, is_constant, is_real
 
 
@@ -187,21 +188,13 @@ class _UserVJP:
             if g is None or not hasattr(g, "shape") or not hasattr(x, "shape"):
                 continue  # a number: the same for every element
             shape, wanted = tuple(g.shape), tuple(x.shape)
-            if not _sums_to(shape, wanted):
+            if not sums_to(shape, wanted):
                 raise CustomOpError(
                     f"the vjp of custom op {self.name!r} gave a gradient of shape {shape} for "
                     f"an input of shape {wanted}: it must have the input's shape, or one the "
                     "input broadcasts to (summed back to the input's)"
                 )
         return tuple(grads)  # the engine sums each back to its input's shape (unbroadcast)
-
-
-def _sums_to(found: tuple[int, ...], shape: tuple[int, ...]) -> bool:
-    """Whether a gradient of shape ``found`` sums back to ``shape``: ``shape`` broadcasts to
-    it (PyTorch's is_expandable_to), as an input broadcast by the forward does."""
-    return len(found) >= len(shape) and all(
-        n in (m, 1) for n, m in zip(reversed(shape), reversed(found))
-    )
 
 
 class _UserRule:

@@ -261,17 +261,22 @@ _WATCHING: dict[str, Any] = {
 _ORIGINAL: dict[str, Any] = {name: Value.__dict__[name] for name in _WATCHING}
 
 
+def refuse_nested() -> None:
+    """A compiled function called while another is traced: its code would run unseen."""
+    if here():
+        raise TraceError(
+            "tg.compile: a compiled function called inside another one's trace; compile the "
+            "outer function alone (what it calls is traced with it)"
+        )
+
+
 @contextmanager
 def watching(effects: Mapping[tuple[type, str], bool] | None = None) -> Iterator[Watched]:
     """Watch what code does with Values' numbers for the duration, and record its calls of the
     methods ``effects`` names ((class, method): whether it moves the parameters): see the
     module's doc. A trace inside another (a compiled function called while one is traced) is
     refused."""
-    if here():
-        raise TraceError(
-            "tg.compile: a compiled function called inside another one's trace; compile the "
-            "outer function alone (what it calls is traced with it)"
-        )
+    refuse_nested()
     moves = dict(effects or {})
     patched: list[tuple[type, str, Any, Any]] = [
         (Value, name, _ORIGINAL[name], new) for name, new in _WATCHING.items()

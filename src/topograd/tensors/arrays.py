@@ -10,7 +10,8 @@ array([0., 0.])
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import math
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -76,6 +77,29 @@ def same_dtype(arrays: list[Array]) -> list[Array]:
     if xd.dtype != yd.dtype and (xd.ndim == 0) != (yd.ndim == 0):
         return [xd.astype(yd.dtype), yd] if xd.ndim == 0 else [xd, yd.astype(xd.dtype)]
     return arrays
+
+
+def refusal(op: Op, arrays: Sequence[Array], error: ValueError) -> str:
+    """What a kernel's refusal says: PyTorch's words for shapes that do not broadcast or do not
+    multiply, else NumPy's, named by the op."""
+    if op.name in ("linear", "matmul") and "mismatch in its core dimension" in str(error):
+        x, y = arrays[0], arrays[1]
+        y_rows, y_cols = (y.shape[-1], y.shape[0]) if op.name == "linear" else y.shape[-2:]
+        rows = math.prod(x.shape[:-1])
+        return (
+            f"mat1 and mat2 shapes cannot be multiplied ({rows}x{x.shape[-1]} and "
+            f"{y_rows}x{y_cols})"
+        )
+    if op.elementwise and len(arrays) == 2 and "broadcast" in str(error):
+        a, b = arrays[0].shape, arrays[1].shape
+        for k in range(1, max(len(a), len(b)) + 1):
+            m, n = a[-k] if k <= len(a) else 1, b[-k] if k <= len(b) else 1
+            if m != n and 1 not in (m, n):
+                return (
+                    f"The size of tensor a ({m}) must match the size of tensor b ({n}) at "
+                    f"non-singleton dimension {max(len(a), len(b)) - k}"
+                )
+    return f"{op.name}(): {error}"
 
 
 _KERNELS: dict[str, Callable[..., Any]] = {}

@@ -23,6 +23,7 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -54,10 +55,22 @@ def manual_seed(seed: int) -> Generator:
 
 
 def _size(size: tuple[Any, ...]) -> tuple[int, ...]:
-    found = as_sizes(size)
-    if any(n < 0 for n in found):
-        raise RuntimeValueError(f"a size cannot be negative, got {found}")
-    return found
+    return checked_shape(as_sizes(size))
+
+
+def checked_shape(shape: Sequence[int]) -> tuple[int, ...]:
+    """``shape`` for a new Tensor (or a layer's parameter), refused as PyTorch refuses a
+    negative size (a RuntimeError naming it), where NumPy would raise a ValueError of its own.
+
+    >>> checked_shape((2, 3))
+    (2, 3)
+    """
+    for size in shape:
+        if size < 0:
+            raise RuntimeValueError(
+                f"Trying to create tensor with negative dimension {size}: {list(shape)}"
+            )
+    return tuple(shape)
 
 
 def _made(data: Any, dtype: Any, requires_grad: bool) -> Tensor:

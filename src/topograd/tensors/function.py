@@ -28,8 +28,8 @@ import numpy as np
 from ..autograd.function import Function, FunctionCtx
 from ..autograd.modes import no_grad
 from ..autograd.registry import ANY, OPS, VARIADIC, Op, add
+from ..ops.helpers import sums_to
 from ..ops.rounding import astype
-from .broadcast import unbroadcast
 from .tensor import Tensor, make
 
 # Each Function subclass's entry, made on its first use; weak, so that a class defined in a
@@ -181,23 +181,19 @@ def _backward(
             f"function {cls.__name__}Backward returned an incorrect number of gradients "
             f"(expected {count}, got {len(found)}): one per argument of forward"
         )
-    picked = [_summed(cls, found[i], x, i) for i, x in zip(positions, args[:-1], strict=True)]
+    picked = [_checked(cls, found[i], x, i) for i, x in zip(positions, args[:-1], strict=True)]
     if recording:
         return tuple(picked)
     return tuple(g.data if isinstance(g, Tensor) else g for g in picked)
 
 
-def _summed(cls: type, grad: Any, x: Any, index: int) -> Any:
-    """``grad`` summed back to the shape of argument ``x`` where that shape broadcasts to it,
-    as PyTorch's ``validate_outputs``; refused, as there, where it does not."""
+def _checked(cls: type, grad: Any, x: Any, index: int) -> Any:
+    """``grad`` for argument ``x``, in a shape that sums back to x's (the engine sums it, as
+    every rule's), refused in PyTorch's words (its ``validate_outputs``) where it does not."""
     shape, found = tuple(x.shape), tuple(getattr(grad, "shape", ()))
-    if grad is None or not hasattr(grad, "shape") or found == shape:
-        return grad
-    if len(found) < len(shape) or any(
-        n not in (m, 1) for n, m in zip(reversed(shape), reversed(found))
-    ):
+    if grad is not None and hasattr(grad, "shape") and not sums_to(found, shape):
         raise RuntimeError(
             f"Function {cls.__name__}.backward returned an invalid gradient at index {index} - "
             f"got {list(found)} but expected shape compatible with {list(shape)}"
         )
-    return unbroadcast(grad, shape)
+    return grad

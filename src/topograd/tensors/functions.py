@@ -20,6 +20,7 @@ import numpy as np
 from ..autograd.errors import RuntimeValueError
 from ..ops import linalg, selection, shapes
 from ..ops import softmax as logits
+from ..ops.spellings import AS_FUNCTIONS
 from .tensor import Operand, Tensor, as_tensor, constant
 
 
@@ -42,57 +43,6 @@ def stack(tensors: Sequence[Operand], axis: int = 0, *, dim: int | None = None) 
     parts = [as_tensor(t) for t in tensors]
     along = axis if dim is None else dim
     return shapes.stack(*parts, axis=operator.index(along))  # type: ignore[no-any-return]
-
-
-# PyTorch's functions that are a Tensor's methods: torch.tril(x, 1) is x.tril(1); the name as
-# a function -> the method's name.
-AS_FUNCTIONS = {
-    **{
-        name: name
-        for name in [
-            "all",
-            "amax",
-            "amin",
-            "any",
-            "argmax",
-            "argmin",
-            "chunk",
-            "clamp",
-            "clip",
-            "clone",
-            "cumsum",
-            "diagonal",
-            "flatten",
-            "flip",
-            "gather",
-            "log_softmax",
-            "logsumexp",
-            "masked_fill",
-            "max",
-            "mean",
-            "min",
-            "numel",
-            "permute",
-            "pow",
-            "prod",
-            "reshape",
-            "roll",
-            "softmax",
-            "split",
-            "squeeze",
-            "std",
-            "t",
-            "transpose",
-            "tril",
-            "triu",
-            "unsqueeze",
-            "var",
-        ]
-    },
-    "matmul": "__matmul__",
-    "mm": "__matmul__",
-    "bmm": "__matmul__",
-}
 
 
 class MethodAsFunction:

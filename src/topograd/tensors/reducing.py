@@ -168,9 +168,8 @@ class Reductions:
             return maximum(self, dim)
         if dim is not None and axis is None:
             return self._selected(np.argmax, dim, keepdim)
-        if self._whole_with_nan(axis, keepdims, keepdim):
-            return self._nan_picked()
-        return self._reduce(amax, axis, keepdims, dim, keepdim)
+        found = self._reduce(amax, axis, keepdims, dim, keepdim)
+        return self._nan_picked() if self._whole_and_nan(found, axis, keepdims, keepdim) else found
 
     def min(
         self, dim: Any = None, keepdim: Any = None, *, axis: Any = None, keepdims: Any = None
@@ -180,9 +179,8 @@ class Reductions:
             return minimum(self, dim)
         if dim is not None and axis is None:
             return self._selected(np.argmin, dim, keepdim)
-        if self._whole_with_nan(axis, keepdims, keepdim):
-            return self._nan_picked()
-        return self._reduce(amin, axis, keepdims, dim, keepdim)
+        found = self._reduce(amin, axis, keepdims, dim, keepdim)
+        return self._nan_picked() if self._whole_and_nan(found, axis, keepdims, keepdim) else found
 
     def amax(
         self, dim: Any = (), keepdim: Any = None, *, axis: Any = None, keepdims: Any = None
@@ -197,10 +195,12 @@ class Reductions:
         """The smallest elements, as ``amax``."""
         return self._reduce(amin, axis, keepdims, None if dim == () else dim, keepdim)
 
-    def _whole_with_nan(self, axis: Any, keepdims: Any, keepdim: Any) -> bool:
-        """``x.max()`` of a whole Tensor holding a nan: PyTorch's ``max()``, not ``amax``."""
+    @staticmethod
+    def _whole_and_nan(found: Any, axis: Any, keepdims: Any, keepdim: Any) -> bool:
+        """``x.max()`` of a whole Tensor that came out nan (it held one): PyTorch's ``max()``
+        then, not ``amax``."""
         plain = axis is None and keepdims is None and keepdim is None
-        return plain and bool(np.isnan(self.data).any())
+        return plain and bool(np.isnan(found.data))
 
     def _nan_picked(self) -> Any:
         """nan, its gradient shared by the nans evenly, as ``torch.max()`` of a whole Tensor

@@ -163,7 +163,9 @@ class Shapes:
         if not shape:
             return reshape(self, shape=(1,))
         if a > b:
-            raise RuntimeValueError("flatten(): start_dim cannot come after end_dim")
+            raise RuntimeValueError(
+                "flatten() has invalid args: start_dim cannot come after end_dim"
+            )
         return reshape(self, shape=(*shape[:a], math.prod(shape[a : b + 1]), *shape[b + 1 :]))
 
     def squeeze(self, dim: Any = None) -> Any:

@@ -35,7 +35,7 @@ from ..ops.methods import Methods
 from ..ops.rounding import clamp
 from ..ops.shapes import broadcast_to, getitem
 from .aliases import Aliases
-from .arrays import as_array, index_array, kernel, same_dtype
+from .arrays import as_array, index_array, kernel, refusal, same_dtype
 from .inplace import InPlace
 from .pointwise import Pointwise
 from .reducing import Reductions
@@ -368,21 +368,6 @@ def apply(op: Op, args: Sequence[Any], params: dict[str, Any]) -> Tensor:
     # sees 2.0 in x ** 2.0 and decides on it at once, as PyTorch's pow_backward does.
     operands = [a if type(a) in NUMBERS else t for a, t in zip(args, inputs)]
     return make(out, op, operands, params)
-
-
-def refusal(op: Op, arrays: Sequence[Array], error: ValueError) -> str:
-    """What a kernel's refusal says: PyTorch's words for shapes that do not broadcast, else
-    NumPy's, named by the op."""
-    if op.elementwise and len(arrays) == 2 and "broadcast" in str(error):
-        a, b = arrays[0].shape, arrays[1].shape
-        for k in range(1, max(len(a), len(b)) + 1):
-            m, n = a[-k] if k <= len(a) else 1, b[-k] if k <= len(b) else 1
-            if m != n and 1 not in (m, n):
-                return (
-                    f"The size of tensor a ({m}) must match the size of tensor b ({n}) at "
-                    f"non-singleton dimension {max(len(a), len(b)) - k}"
-                )
-    return f"{op.name}(): {error}"
 
 
 def checksums(node: Tensor) -> tuple[int | None, ...]:

@@ -142,12 +142,12 @@ def scalar_loss(
     def loss() -> tuple[Value, float]:
         outputs = [model(x) for x in points]
         if classes == 2:
-            scores: list[Value] = outputs  # type: ignore[assignment]
+            scores: list[Value] = outputs
             signs = [2 * t - 1 for t in labels]
             data_loss = hinge(scores, signs)
             right = sum((s.data > 0) == (t > 0) for s, t in zip(scores, signs))
         else:
-            logits: list[list[Value]] = outputs  # type: ignore[assignment]
+            logits: list[list[Value]] = outputs
             data_loss = cross_entropy(logits, labels)
             right = sum(_scalar_class(z) == t for z, t in zip(logits, labels))
         return data_loss + ALPHA * l2(model.parameters()), right / len(labels)
