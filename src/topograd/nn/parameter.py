@@ -63,8 +63,10 @@ def as_input(given: Any, *others: Tensor | None) -> Tensor:
     >>> as_input(np.arange(2.0), Tensor(np.zeros(2, np.float32))).dtype
     dtype('float32')
     """
+    if isinstance(given, Tensor):
+        return given
     like = next((t for t in others if t is not None), None)
     x = as_tensor(given, like)
-    if like is not None and not isinstance(given, Tensor) and x.dtype != like.dtype:
+    if like is not None and x.dtype != like.dtype:
         return constant(x.data.astype(like.dtype)) if x.dtype.kind == "f" else x
     return x

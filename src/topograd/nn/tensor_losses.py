@@ -94,8 +94,10 @@ def _checked_targets(x: Tensor, target: Any, ignore_index: int) -> tuple[Any, An
     if shape != expected:
         raise RuntimeError(f"Expected target size {list(expected)}, got {list(shape)}")
     t = indices_of(target, "target")
-    counted = t != ignore_index
     classes = x.shape[axis]
+    if t.size and not 0 <= ignore_index < classes and t.min() >= 0 and t.max() < classes:
+        return t, np.ones(t.shape, bool)  # (the common case, in two passes over t, not five)
+    counted = t != ignore_index
     wrong = counted & ((t < 0) | (t >= classes))
     if wrong.any():
         raise IndexError(f"Target {int(t[wrong].ravel()[0])} is out of bounds.")

@@ -209,7 +209,17 @@ def one_hot(targets: Array, classes: int) -> Array:
 
 def cross_entropy(z: Array, targets: Array) -> Array:
     """The mean over rows of -log softmax(z)[target]."""
-    return np.asarray(-log_softmax(z, 1)[np.arange(len(targets)), targets].mean())
+    return flat_mean(-log_softmax(z, 1)[np.arange(len(targets)), targets])
+
+
+def flat_mean(v: Array) -> Array:
+    """``v.mean()`` to the bit, without NumPy's layers of Python around it (a third of a small
+    loss's time): the sum, divided in float64 by the count and rounded back, as NumPy does it;
+    float16 (summed in float32) and an empty array by NumPy itself."""
+    if v.dtype == np.float16 or not v.size:
+        return np.asarray(v.mean())
+    total = np.add.reduce(v, axis=None)
+    return np.asarray(total.dtype.type(total / np.intp(v.size)))
 
 
 def _wide(x: Any) -> Any:

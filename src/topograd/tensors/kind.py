@@ -22,6 +22,7 @@ from ..autograd.versions import WRITES, changed, first_changed, refuse_if_stale,
 from ..ops.shapes import broadcast_to, reshape, stack
 from .broadcast import unbroadcast
 from .function import apply_function
+from .quiet import IEEE
 from .tensor import NUMBERS, Array, Tensor, apply, checksums, constant
 
 
@@ -201,8 +202,8 @@ class TensorKind:
             shown = node if position == OUT else node._inputs[position]
             raise changed(node._op.name, position, _named(shown), where)  # type: ignore[arg-type]
 
-    def ieee(self) -> np.errstate:
-        return np.errstate(all="ignore")  # inf - inf is nan, 1e308 * 10 is inf: no warning
+    def ieee(self) -> IEEE:
+        return IEEE()  # inf - inf is nan, 1e308 * 10 is inf: no warning (entered once)
 
 
 def _rule(

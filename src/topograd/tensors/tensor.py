@@ -38,6 +38,7 @@ from .aliases import Aliases
 from .arrays import as_array, index_array, kernel, refusal, same_dtype
 from .inplace import InPlace
 from .pointwise import Pointwise
+from .quiet import QUIET
 from .reducing import Reductions
 from .shaping import Shapes
 
@@ -352,21 +353,29 @@ def _apply(op: Op, *args: Any, **params: Any) -> Tensor:
 
 def apply(op: Op, args: Sequence[Any], params: dict[str, Any]) -> Tensor:
     """``op`` on Tensors, ndarrays and numbers: its NumPy kernel, recorded as a node."""
-    like = next(filter(Tensor.__instancecheck__, args), None)  # whose dtype numbers take
-    inputs = [a if type(a) is Tensor else as_tensor(a, like) for a in args]
+    if all(map(Tensor.__instancecheck__, args)):
+        inputs: Sequence[Tensor] = args
+        operands: Sequence[Tensor | float] = args
+    else:
+        like = next(filter(Tensor.__instancecheck__, args), None)  # whose dtype numbers take
+        inputs = [as_tensor(a, like) for a in args]
+        # A Python number stays a number in the node (as PyTorch's Scalar overloads): the rule
+        # sees 2.0 in x ** 2.0 and decides on it at once, as PyTorch's pow_backward does.
+        operands = [a if type(a) in NUMBERS else t for a, t in zip(args, inputs)]
     arrays = [t.data for t in inputs]
     if len(arrays) == 2 and arrays[0].dtype != arrays[1].dtype and op.elementwise:
         arrays = same_dtype(arrays)
+    forward = kernel(op)
     try:
-        with np.errstate(all="ignore"):  # IEEE results (inf, nan), never a warning
-            out = kernel(op)(*arrays, **params) if params else kernel(op)(*arrays)
+        if QUIET.depth:  # inside a pass's IEEE() already (a graph of the gradient)
+            out = forward(*arrays, **params)
+        else:
+            with np.errstate(all="ignore"):  # IEEE results (inf, nan), never a warning
+                out = forward(*arrays, **params)
     except ValueError as error:  # PyTorch's RuntimeError (a ValueError still, as before)
         if isinstance(error, RuntimeError):
             raise
         raise RuntimeValueError(refusal(op, arrays, error)) from error
-    # A Python number stays a number in the node (as PyTorch's Scalar overloads): the rule
-    # sees 2.0 in x ** 2.0 and decides on it at once, as PyTorch's pow_backward does.
-    operands = [a if type(a) in NUMBERS else t for a, t in zip(args, inputs)]
     return make(out, op, operands, params)
 
 
