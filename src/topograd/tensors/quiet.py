@@ -3,7 +3,7 @@
 Every op on Tensors or arrays runs inside ``np.errstate(all="ignore")``; entering it costs
 about as much as three small NumPy operations. A backward pass or a forward-mode pass runs
 all its rules inside one ``IEEE()``, which counts how deep this thread is inside it, so that
-the ops those rules call do not enter it again.
+the ops those rules call do not enter it again (``quietly``).
 
 >>> import numpy as np
 >>> with IEEE():
@@ -15,6 +15,7 @@ the ops those rules call do not enter it again.
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -44,3 +45,12 @@ class IEEE:
     def __exit__(self, *exc: Any) -> None:
         QUIET.depth -= 1
         self.errstate.__exit__(*exc)
+
+
+def quietly(f: Callable[..., Any], args: Sequence[Any], params: dict[str, Any]) -> Any:
+    """``f(*args, **params)`` with IEEE results, never a warning: as it is inside ``IEEE()``,
+    else in an ``np.errstate`` of its own."""
+    if QUIET.depth:
+        return f(*args, **params)
+    with np.errstate(all="ignore"):
+        return f(*args, **params)

@@ -38,7 +38,7 @@ from .aliases import Aliases
 from .arrays import as_array, index_array, kernel, refusal, same_dtype
 from .inplace import InPlace
 from .pointwise import Pointwise
-from .quiet import QUIET
+from .quiet import quietly
 from .reducing import Reductions
 from .shaping import Shapes
 
@@ -365,13 +365,8 @@ def apply(op: Op, args: Sequence[Any], params: dict[str, Any]) -> Tensor:
     arrays = [t.data for t in inputs]
     if len(arrays) == 2 and arrays[0].dtype != arrays[1].dtype and op.elementwise:
         arrays = same_dtype(arrays)
-    forward = kernel(op)
     try:
-        if QUIET.depth:  # inside a pass's IEEE() already (a graph of the gradient)
-            out = forward(*arrays, **params)
-        else:
-            with np.errstate(all="ignore"):  # IEEE results (inf, nan), never a warning
-                out = forward(*arrays, **params)
+        out = quietly(kernel(op), arrays, params)  # IEEE results (inf, nan), no warning
     except ValueError as error:  # PyTorch's RuntimeError (a ValueError still, as before)
         if isinstance(error, RuntimeError):
             raise
