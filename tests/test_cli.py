@@ -165,7 +165,7 @@ def test_demo_into_a_file_instead_of_a_folder_is_one_line(tmp_path: Path) -> Non
     occupied.write_text("a file, not a folder")
     result = topograd("demo", "--out", str(occupied))
     assert result.returncode == 2
-    assert result.stderr.startswith("error: cannot write the drawing into")
+    assert result.stderr.startswith(f"error: cannot write into {occupied} (--out)")
     assert len(result.stderr.splitlines()) == 1
 
 

@@ -69,8 +69,10 @@ def run(args: argparse.Namespace) -> int:
     out, inputs = expression.build(assignments(args.values))
     out.backward()
     checks = {name: central_difference(out, v) for name, v in inputs.items()}
-    drawn = [(path, draw(out)) for path, draw in ((args.svg, to_svg), (args.dot, to_dot)) if path]
-    write_outputs({path: text.encode("utf-8") for path, text in drawn})
+    drawings = {"--svg": (args.svg, to_svg), "--dot": (args.dot, to_dot)}
+    write_outputs(
+        {flag: (path, draw(out).encode("utf-8")) for flag, (path, draw) in drawings.items() if path}
+    )
     if args.json:
         report: dict[str, Any] = {
             "expression": expression.text,

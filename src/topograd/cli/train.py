@@ -130,9 +130,7 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"--model {args.model} trains on the digits' images: --dataset digits")
     try:
         return _digits(args) if args.dataset == "digits" else _two_d(args)
-    except BrokenPipeError:  # a reader gone: the command line's to handle, quietly
-        raise
-    except (OSError, ValueError) as error:  # a file that cannot be written, a bad dataset size
+    except ValueError as error:  # a bad dataset size (a file that fails: a WriteError)
         raise UsageError(str(error)) from None
 
 
@@ -164,19 +162,19 @@ def _two_d(args: argparse.Namespace) -> int:
     if args.plot:
         engine = " on Tensors" if args.engine == "tensor" else ""
         title = f"{args.dataset}{engine}: {accuracy:.0%} after {steps} steps"
-        outputs[args.plot] = plot_run(run, args.plot, title)
+        outputs["--plot"] = (args.plot, plot_run(run, args.plot, title))
     _write(outputs, run.model, args)
     if args.plot:
         print(f"decision boundary with the training points: {args.plot}")
     return 0
 
 
-def _write(outputs: dict[str, bytes], model: Module, args: argparse.Namespace) -> None:
+def _write(outputs: dict[str, tuple[str, bytes]], model: Module, args: argparse.Namespace) -> None:
     """The run's files, all or none: the plot and the model."""
     from ..nn import state
 
     if args.save:
-        outputs[args.save] = state.encoded(args.save, repr(model), model.state_dict())
+        outputs["--save"] = (args.save, state.encoded(args.save, repr(model), model.state_dict()))
     write_outputs(outputs)
     if args.save:
         print(f"model saved to {args.save}")
@@ -222,7 +220,7 @@ def _digits(args: argparse.Namespace) -> int:
     if args.plot:
         title = f"digits, {args.model}: {run.test_accuracy:.1%} on held-out images"
         curves = None if mlp is None else {args.model: run, "mlp": mlp}
-        outputs[args.plot] = plot_digits(run, args.plot, title, curves)
+        outputs["--plot"] = (args.plot, plot_digits(run, args.plot, title, curves))
     _write(outputs, run.model, args)
     if args.plot:
         drawn = "confusion matrix, loss curves" if mlp else "confusion matrix"
