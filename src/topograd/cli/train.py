@@ -76,15 +76,17 @@ def add(commands: Any) -> None:
     train.set_defaults(run=run)
 
 
-def progress(steps: int, label: str = "training") -> Callable[[Iterable[int]], Any]:
-    """tqdm's bar on a terminal where tqdm is installed; else (a log, a pipe) a line every tenth
-    of the way."""
+def progress(
+    steps: int, label: str = "training", lines: int = 10
+) -> Callable[[Iterable[int]], Any]:
+    """tqdm's bar on a terminal where tqdm is installed; else (a log, a pipe) ``lines`` lines,
+    evenly along the way (the last at the last step)."""
     try:
         from tqdm import tqdm
     except ImportError:
         tqdm = None
     if tqdm is None or not sys.stderr.isatty():
-        return lambda steps_range: _Every(steps_range, max(1, steps // 10), label)
+        return lambda steps_range: _Every(steps_range, max(1, steps // lines), label)
     return lambda steps_range: tqdm(
         steps_range, desc=label, unit="step", ncols=90, mininterval=0.25
     )
@@ -204,7 +206,9 @@ def _digits(args: argparse.Namespace) -> int:
         run = train_digits(steps, args.seed, progress(steps, args.model), args.model)
         mlp = None
         if args.model != "mlp" and args.plot:  # its curve beside an MLP's on the same batches
-            mlp = train_digits(steps, args.seed, progress(steps, "mlp"), "mlp")
+            # (one line in a log: the MLP's own run, `--model mlp`, shows the same steps)
+            label = f"mlp, for the plot beside the {args.model}"
+            mlp = train_digits(steps, args.seed, progress(steps, label, lines=1), "mlp")
     except MissingExtraError as error:
         raise UsageError(str(error)) from None
     tested = len(run.labels)
