@@ -82,7 +82,8 @@ def between(low: int, high: int) -> Callable[[str], int]:
 def check_outputs(flags: Mapping[str, tuple[str | None, tuple[str, ...]]]) -> None:
     """Refuse, before any work, output files that could not be written: per flag, its path
     (or None) and the suffixes it may end in. Refused: another suffix, a missing folder, a
-    folder in the way, a folder that takes no file, two flags naming one file.
+    folder in the way, a folder that takes no file, a file open(path, "w") would refuse (mode
+    0o444), two flags naming one file.
 
     >>> check_outputs({"--svg": ("g.svg", ()), "--dot": ("./g.svg", ())})
     Traceback (most recent call last):
