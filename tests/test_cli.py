@@ -98,12 +98,20 @@ def test_grad_trace_table_shows_three_contributions_to_x() -> None:
     assert re.search(r"-> x\s+3\s+3\s+7$", table, re.M)
 
 
-def test_grad_draws_svg_and_dot(tmp_path: Path) -> None:
+def test_grad_draws_svg_and_dot_and_says_so(tmp_path: Path) -> None:
     svg, dot = tmp_path / "g.svg", tmp_path / "g.dot"
     result = topograd("grad", "x*x + x", "x=3", "--svg", str(svg), "--dot", str(dot))
     assert result.returncode == 0, result.stderr
     assert ET.parse(svg).getroot().tag == "{http://www.w3.org/2000/svg}svg"
     assert dot.read_text().count('"n0" -> "n1-op"') == 2
+    # as train says "model saved to m.json": each file written, last, by its path
+    assert result.stdout.splitlines()[-2:] == [
+        f"the graph drawn as SVG: {svg}",
+        f"the graph as Graphviz DOT: {dot}",
+    ]
+    only_svg = topograd("grad", "x*x", "x=3", "--svg", str(svg), "--json")
+    assert json.loads(only_svg.stdout)["files"] == {"svg": str(svg)}
+    assert "files" not in json.loads(topograd("grad", "x*x", "x=3", "--json").stdout)
 
 
 BAD_INPUT = [
@@ -165,7 +173,7 @@ def test_demo_into_a_file_instead_of_a_folder_is_one_line(tmp_path: Path) -> Non
     occupied.write_text("a file, not a folder")
     result = topograd("demo", "--out", str(occupied))
     assert result.returncode == 2
-    assert result.stderr.startswith("error: cannot write the drawing into")
+    assert result.stderr.startswith(f"error: cannot write into {occupied} (--out)")
     assert len(result.stderr.splitlines()) == 1
 
 

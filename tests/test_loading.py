@@ -12,7 +12,9 @@ import sys
 import tempfile
 import zipfile
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -250,3 +252,111 @@ def test_a_good_file_still_loads(tmp_path: Path, suffix: str) -> None:
         np.array_equal(a, b)
         for a, b in zip(model.state_dict().values(), linear().state_dict().values())
     )
+
+
+# Numbers a parameter's dtype cannot hold, refused naming the key, never cast (PyTorch's
+# load_state_dict casts them: inf, the imaginary part dropped, 2.5 as 2). Each row: what, the
+# module, its key, and the value given, by load_state_dict and in an .npz.
+def _float32() -> tg.nn.Module:
+    return tg.nn.Linear(3, 2, seed=0, dtype=tg.float32)
+
+
+UNFIT: list[tuple[str, Callable[[], tg.nn.Module], str, object]] = [
+    ("1e300 for float32", _float32, "weight", np.full((2, 3), 1e300)),
+    ("-1e39 for float32", _float32, "bias", np.array([0.0, -1e39])),
+    ("1e5 for float16", lambda: tg.nn.Linear(3, 2).to(tg.float16), "bias", np.array([1.0, 1e5])),
+    ("complex128", lambda: tg.nn.Linear(3, 2), "weight", np.ones((2, 3), dtype=np.complex128)),
+    ("complex64 for float32", _float32, "bias", np.array([1, 2j], dtype=np.complex64)),
+    ("2.5 for int64", lambda: tg.nn.BatchNorm1d(2), "num_batches_tracked", np.array(2.5)),
+    ("nan for int64", lambda: tg.nn.BatchNorm1d(2), "num_batches_tracked", np.array(np.nan)),
+    ("2**63 for int64", lambda: tg.nn.BatchNorm1d(2), "num_batches_tracked", np.array(2**63)),
+    ("2.0**63 for int64", lambda: tg.nn.BatchNorm1d(2), "num_batches_tracked", np.array(2.0**63)),
+]
+
+
+ROUTES = ["load_state_dict", "a PyTorch tensor", ".npz"]
+UNFIT_ROUTES = [
+    (*row, route)
+    for row in UNFIT
+    for route in ROUTES
+    if not (route == "a PyTorch tensor" and row[3].dtype == np.uint64)  # (no such tensor)
+]
+
+
+@pytest.mark.parametrize(
+    ("what", "make", "key", "value", "route"),
+    UNFIT_ROUTES,
+    ids=[f"{r[0]}, {r[-1]}" for r in UNFIT_ROUTES],
+)
+def test_a_number_the_dtype_cannot_hold_is_refused_naming_the_key(
+    tmp_path: Path, what: str, make: Callable[[], tg.nn.Module], key: str, value: Any, route: str
+) -> None:
+    model = make()
+    before = model.state_dict()
+    state = {**before, key: value}
+    load = partial(model.load_state_dict, state)
+    if route == "a PyTorch tensor":
+        torch = pytest.importorskip("torch")
+        state[key] = torch.from_numpy(value)
+    elif route == ".npz":
+        np.savez(tmp_path / "m.npz", **state)
+        load = partial(model.load, tmp_path / "m.npz")
+    named = rf"(the value of {key}|member '{key}':) (holds|is of dtype)"
+    with pytest.raises(ValueError, match=named) as caught:
+        load()
+    assert "inf" not in str(caught.value)  # the number given, not what a cast made of it
+    after = model.state_dict()
+    assert all(np.array_equal(before[k], after[k], equal_nan=True) for k in before)
+
+
+# The same in JSON, as the file holds it: each row an edit of a saved state and the module.
+JSON_UNFIT: list[tuple[str, Callable[[], tg.nn.Module], str, object]] = [
+    ("1e300 for float32", _float32, "weight", 1e300),
+    ("1e400, beyond float64", lambda: tg.nn.Linear(3, 2), "weight", "1e400"),
+    ("2.5 for int64", lambda: tg.nn.BatchNorm1d(2), "num_batches_tracked", 2.5),
+    ("2**63 for int64", lambda: tg.nn.BatchNorm1d(2), "num_batches_tracked", 2**63),
+    ("dtype complex128", lambda: tg.nn.Linear(3, 2), "weight", "complex128"),
+]
+
+
+@pytest.mark.parametrize(
+    ("what", "make", "key", "edit"), JSON_UNFIT, ids=[r[0] for r in JSON_UNFIT]
+)
+def test_a_json_number_the_dtype_cannot_hold_is_refused_naming_the_key(
+    tmp_path: Path, what: str, make: Callable[[], tg.nn.Module], key: str, edit: object
+) -> None:
+    model = make()
+    path = tmp_path / "m.json"
+    model.save(path)
+    text = path.read_text()
+    document = json.loads(text)
+    entry = document["state"][key]
+    if what.startswith("dtype"):
+        entry["dtype"] = edit
+    elif what.startswith("1e400"):  # (json.dumps writes no such number: put it in the text)
+        entry["data"][0] = "TOO LARGE"
+    else:
+        entry["data"][0] = edit
+    path.write_text(json.dumps(document).replace('"TOO LARGE"', "1e400"))
+    before = model.state_dict()
+    with pytest.raises(ValueError, match=rf"{path}: the value of {key} (holds|is of dtype)"):
+        model.load(path)
+    after = model.state_dict()
+    assert all(np.array_equal(before[k], after[k]) for k in before)
+
+
+def test_what_the_dtype_holds_still_loads_rounded_to_it(tmp_path: Path) -> None:
+    """float64 into float32 rounds, as PyTorch's copy does (to the bit); an int64 count beyond
+    2**53 from JSON stays whole (not read through a float)."""
+    torch = pytest.importorskip("torch")
+    numbers = np.array([[0.1, 1e-40, 3.4e38], [-2.0 / 3, 1e-300, -3.4e38]])
+    model = _float32()
+    model.load_state_dict({"weight": numbers, "bias": np.zeros(2)})
+    theirs = torch.from_numpy(numbers).to(torch.float32).numpy()
+    assert model.weight.data.tobytes() == theirs.tobytes()
+    norm = tg.nn.BatchNorm1d(2)
+    norm.load_state_dict({**norm.state_dict(), "num_batches_tracked": np.array(2**60 + 1)})
+    norm.save(tmp_path / "n.json")
+    loaded = tg.nn.BatchNorm1d(2)
+    loaded.load(tmp_path / "n.json")
+    assert int(loaded.num_batches_tracked.data) == 2**60 + 1

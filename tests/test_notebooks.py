@@ -26,6 +26,7 @@ from nbclient import NotebookClient
 from sklearn.datasets import make_moons
 
 import topograd as tg
+from topograd.autograd.registry import OPS
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"
 NUMBER = re.compile(r"-?\d+(?:\.\d+)?(?:e[-+]?\d+)?")
@@ -165,8 +166,8 @@ def test_micrograds_trace_graph_draws_with_only_the_imports_changed(micrograds: 
     ]
     assert len(drawn) == 2
     simple, neuron = drawn  # (x * 2 + 1).relu(): 3 ops; the neuron: one fused node
-    ops = re.compile(r">(add|mul|relu|neuron)</text>")
-    assert sorted(ops.findall(simple)) == ["add", "mul", "relu"]
+    ops = re.compile(r">(\+|\*|ReLU|neuron)</text>")  # micrograd's spellings, as it draws them
+    assert sorted(ops.findall(simple)) == ["*", "+", "ReLU"]
     assert ops.findall(neuron) == ["neuron"]
     records = re.compile(r">data (?:&#45;)?\d+\.\d{4}<")  # (Graphviz writes - as &#45;)
     assert len(records.findall(simple)) == 6 == len(records.findall(neuron))  # constants too
@@ -176,12 +177,46 @@ def test_micrograds_trace_graph_draws_with_only_the_imports_changed(micrograds: 
 def test_micrograd_names_are_the_graph_as_topograd_keeps_it() -> None:
     x = tg.Value(3.0)
     y = x * x + 2.0
-    assert y._op == y.op == "add" and x._op == ""
+    assert (y._op, y.op) == ("+", "add") and x._op == x.op == ""  # micrograd's, the registry's
     assert x._prev == set() and {v.op for v in y._prev} == {"mul", ""}
     (square,) = (v for v in y._prev if v.op == "mul")
     assert square._prev == {x}  # a set: x * x has one operand twice
     constant = next(v for v in y._prev if not v.op)
     assert constant.data == 2.0  # a number operand shows as a constant
+
+
+# Expressions micrograd and the lecture's Value (Karpathy's "building micrograd": tanh, exp)
+# both write; micrograd 0.1.0's own _op for those it has, the lecture's strings for the others.
+SPELLED = [
+    ("x + y", lambda x, y: x + y, None),
+    ("x * y", lambda x, y: x * y, None),
+    ("x ** 2", lambda x, y: x**2, None),
+    ("x ** -1", lambda x, y: x**-1, None),
+    ("x ** 0.5", lambda x, y: x**0.5, None),
+    ("x ** 2.0", lambda x, y: x**2.0, None),
+    ("relu(x)", lambda x, y: x.relu(), None),
+    ("tanh(x)", lambda x, y: x.tanh(), "tanh"),
+    ("exp(x)", lambda x, y: x.exp(), "exp"),
+]
+
+
+@pytest.mark.parametrize(("what", "build", "lecture"), SPELLED, ids=[r[0] for r in SPELLED])
+def test_op_is_spelt_as_micrograd_and_the_lecture_spell_it(
+    what: str, build: Any, lecture: str | None
+) -> None:
+    ours = build(tg.Value(2.0), tg.Value(3.0))
+    if lecture is None:
+        theirs = build(micrograd.engine.Value(2.0), micrograd.engine.Value(3.0))._op
+    else:
+        theirs = lecture
+    assert ours._op == theirs
+    assert ours.op in OPS  # .op keeps the registry's name ("add", "pow")
+
+
+def test_an_op_micrograd_builds_of_others_is_spelt_as_topograds_drawings() -> None:
+    x = tg.Value(2.0)
+    drawn = {e._op for e in (x - 1, x / 3, -x, x**x, x.log())}
+    assert drawn == {"-", "/", "**", "log"}
 
 
 def test_a_drawing_and_a_trace_show_themselves() -> None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -190,6 +191,80 @@ def test_a_command_on_a_read_only_disk_says_so_and_keeps_the_old_file() -> None:
         assert ran.stderr.count("error:") == 1 and "Traceback" not in ran.stderr
         assert svg.read_text() == "old drawing"
         assert [p.name for p in disk.iterdir()] == ["g.svg"]
+
+
+@contextlib.contextmanager
+def read_only_mount(path: Path) -> Iterator[None]:
+    """``path`` alone mounted read-only over itself (a bind mount): a fault root meets too, in a
+    folder that still takes new files. A skip where this machine does not allow mounting."""
+    bound = subprocess.run(["mount", "--bind", str(path), str(path)], capture_output=True)
+    if bound.returncode != 0:
+        pytest.skip(f"cannot bind-mount a file here: {bound.stderr.decode().strip()}")
+    try:
+        subprocess.run(["mount", "-o", "remount,bind,ro", str(path)], check=True)
+        yield
+    finally:
+        subprocess.run(["umount", str(path)], check=False)
+
+
+# A save and then open(path, "w"), each as "save" or "open", then "succeeded" or the error's
+# class, errno and file name. As root (who may write any file) the child first gives up root
+# for nobody, after importing what a save needs.
+SAVE_THEN_OPEN = """
+import os, sys
+import topograd as tg
+path, warm_up, as_nobody = sys.argv[1], sys.argv[2], sys.argv[3] == "nobody"
+tg.nn.Linear(3, 3).save(warm_up)
+if as_nobody and os.geteuid() == 0:
+    os.setgid(65534)
+    os.setuid(65534)
+for what, write in (("save", lambda: tg.nn.Linear(3, 3, seed=1).save(path)),
+                    ("open", lambda: open(path, "w").close())):
+    try:
+        write()
+        print(what, "succeeded")
+    except OSError as error:
+        print(what, type(error).__name__, error.errno, error.filename)
+"""
+
+
+def _saved_then_opened(target: Path, warm_up: Path, user: str) -> dict[str, str]:
+    ran = subprocess.run(
+        [sys.executable, "-c", SAVE_THEN_OPEN, str(target), str(warm_up), user],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert ran.returncode == 0, ran.stderr
+    return dict(line.split(" ", 1) for line in ran.stdout.splitlines())
+
+
+@pytest.mark.parametrize("fault", ["mode 0o444", "a read-only mount of the file"])
+def test_a_save_over_a_file_open_would_refuse_fails_as_open_does(
+    tmp_path: Path, fault: str
+) -> None:
+    """The rename in the folder would replace the file: the save must not, but raise what
+    open(path, "w") raises, naming the file. Mode 0o444 as nobody (root writes any file); the
+    read-only mount as whoever runs the tests (root, where mounting is allowed)."""
+    folder = Path(tempfile.mkdtemp())  # (not under pytest's own folders, which nobody cannot pass)
+    try:
+        folder.chmod(0o777)  # anyone may add and rename files here: only the file says no
+        target = folder / "model.json"
+        before = saved_bytes(model(3), target)
+        with contextlib.ExitStack() as stack:
+            if fault == "mode 0o444":
+                target.chmod(0o444)
+            else:
+                stack.enter_context(read_only_mount(target))
+            user = "nobody" if fault == "mode 0o444" else "self"
+            found = _saved_then_opened(target, tmp_path / "warm-up.json", user)
+            assert found["open"] != "succeeded", "the fault is not real here"
+            assert found["save"] == found["open"]
+            assert found["save"].endswith(f" {target}")  # (the file's name, as given)
+        assert target.read_bytes() == before
+        assert [p.name for p in folder.iterdir()] == ["model.json"]
+    finally:
+        shutil.rmtree(folder)
 
 
 def test_a_missing_folder_or_a_folder_in_the_way_is_an_error_and_changes_nothing(

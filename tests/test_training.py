@@ -266,7 +266,12 @@ def test_train_command_trains_the_cnn_beside_an_mlp(tmp_path: Path) -> None:
     assert lines[0].startswith("CNN (conv 16, pool, conv 32, pool, linear) on scikit-learn's")
     assert "12 steps" in lines[0] and lines[1].startswith("test accuracy ")
     assert lines[2].startswith("the MLP 64-64-10 on the same mini-batches: test accuracy ")
-    assert result.stderr.count("cnn: step 12/12") == result.stderr.count("mlp: step 12/12") == 1
+    progress = result.stderr.splitlines()
+    cnn = [line.split("  ")[0] for line in progress if line.startswith("cnn: ")]
+    assert cnn == [f"cnn: step {k}/12" for k in range(1, 13)]
+    # the MLP beside it: one line, not its own run's lines again (`make demo` runs that first)
+    mlp = [line for line in progress if "mlp" in line]
+    assert len(mlp) == 1 and mlp[0].startswith("mlp, for the plot beside the cnn: step 12/12")
     drawing = plot.read_text()
     assert "cnn: " in drawing and "mlp: " in drawing and "held out" in drawing  # the legend
     model = DigitsCNN()

@@ -2,10 +2,11 @@
 ``playground``, ``check``, ``ops``, ``grade``, ``modes``. A new command is a module with
 ``add(commands)`` and a line below.
 
-Every refusal of user input is one line, ``error: ...``, on stderr, and exit status 2. Output
-that cannot be written is handled as Unix tools do: a reader that went away (``| head``) ends
-the command quietly (status 141, as SIGPIPE would), a full or closed output is one error line
-and status 1.
+Every refusal of user input is one line, ``error: ...``, on stderr, and exit status 2 (an
+output file that could not be written is refused so, before the work). Output that cannot be
+written is handled as Unix tools do: a reader that went away (``| head``) ends the command
+quietly (status 141, as SIGPIPE would), a full or closed output is one error line and status
+1, and so is an output file whose writing fails (a full disk), the line naming it and its flag.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from typing import Any, TextIO
 
 from ..expr import ExpressionError
 from . import check, demo, grad, grade, modes, ops, playground, train
-from .common import Parser, UsageError
+from .common import Parser, UsageError, WriteError
 
 COMMANDS = (demo, grad, train, playground, check, ops, grade, modes)
 
@@ -54,6 +55,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (UsageError, ExpressionError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
+    except WriteError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 1  # as cp onto a full disk
     except BrokenPipeError:  # the reader went away (| head): stop quietly, as Unix tools do
         _silence()
         return 128 + 13  # as a tool killed by SIGPIPE

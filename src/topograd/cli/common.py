@@ -1,14 +1,21 @@
-"""What every command shares: one-line refusals, argument types, writing an output file."""
+"""What every command shares: one-line refusals, argument types, writing an output file.
+
+An output file is checked before the work: one that could not be written is refused as bad
+input (``UsageError``, exit status 2). A write that fails after the work (a full disk) is a
+``WriteError`` (exit status 1), naming the file and its flag, and leaves no file of the run
+and no folder the command made for it.
+"""
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import NoReturn
 
-from ..disk import writable, write_all
+from ..disk import writable, writable_file, write_all
 
 
 class Parser(argparse.ArgumentParser):
@@ -20,6 +27,11 @@ class Parser(argparse.ArgumentParser):
 
 class UsageError(Exception):
     """Bad input from the user: reported as one line, exit status 2."""
+
+
+class WriteError(Exception):
+    """An output file that could not be written after the work (a full disk): reported as one
+    line naming the file and its flag, exit status 1 (as ``echo > /dev/full``)."""
 
 
 def port(text: str) -> int:
@@ -70,7 +82,8 @@ def between(low: int, high: int) -> Callable[[str], int]:
 def check_outputs(flags: Mapping[str, tuple[str | None, tuple[str, ...]]]) -> None:
     """Refuse, before any work, output files that could not be written: per flag, its path
     (or None) and the suffixes it may end in. Refused: another suffix, a missing folder, a
-    folder in the way, a folder that takes no file, two flags naming one file.
+    folder in the way, a folder that takes no file, a file open(path, "w") would refuse (mode
+    0o444), two flags naming one file.
 
     >>> check_outputs({"--svg": ("g.svg", ()), "--dot": ("./g.svg", ())})
     Traceback (most recent call last):
@@ -99,23 +112,79 @@ def _check_output(path: str, flag: str, suffixes: tuple[str, ...]) -> None:
     if not real.parent.is_dir():
         raise UsageError(f"cannot write {path} ({flag}): no folder {target.parent}")
     try:
-        writable(real.parent)
+        writable_file(path)  # as open(path, "w") would: a file of mode 0o444 too
     except OSError as error:
         raise UsageError(f"cannot write {path} ({flag}): {error.strerror}") from None
 
 
-def write_outputs(files: dict[str, bytes]) -> None:
-    """Every output of a command, all or none; a UsageError saying why not.
+def check_folder(path: str, flag: str) -> None:
+    """Refuse, before any work, a folder for outputs that could not be written into: a file in
+    its place or its parent's, or a folder (the nearest that exists) that takes no file.
 
     >>> try:
-    ...     write_outputs({"/no/such/folder/g.svg": b"<svg/>"})
+    ...     check_folder("/dev/null/out", "--out")
     ... except UsageError as error:
-    ...     print(str(error).split(": ")[-1])
-    No such file or directory
+    ...     print(error)
+    cannot write into /dev/null/out (--out): /dev/null is not a folder
+    """
+    nearest = Path(path)
+    while not nearest.exists():
+        nearest = nearest.parent
+    if not nearest.is_dir():
+        raise UsageError(f"cannot write into {path} ({flag}): {nearest} is not a folder")
+    try:
+        writable(nearest)
+    except OSError as error:
+        raise UsageError(f"cannot write into {path} ({flag}): {error.strerror}") from None
+
+
+def write_outputs(files: Mapping[str, tuple[str, bytes]]) -> None:
+    """Every output of a command (flag -> its path and bytes), all or none; a WriteError naming
+    the file and the flag where not.
+
+    >>> try:
+    ...     write_outputs({"--svg": ("/no/such/folder/g.svg", b"<svg/>")})
+    ... except WriteError as error:
+    ...     print(error)
+    cannot write /no/such/folder/g.svg (--svg): No such file or directory
     """
     try:
-        write_all(files)
+        write_all(dict(files.values()))
     except OSError as error:
-        raise UsageError(
-            f"cannot write {error.filename or 'the output'}: {error.strerror}"
-        ) from None
+        raise _write_error(error, {os.fspath(p): flag for flag, (p, _) in files.items()}) from None
+
+
+def write_into(folder: str, flag: str, files: Mapping[str, bytes]) -> list[str]:
+    """Write ``files`` (name -> bytes) into ``folder``, made where missing, all or none; their
+    paths. Where that fails, the folders made for it are removed again and a WriteError names
+    the file and the flag.
+
+    >>> import tempfile
+    >>> write_into(tempfile.mkdtemp() + "/new", "--out", {"a.svg": b"<svg/>"})[0][-9:]
+    'new/a.svg'
+    """
+    paths = {os.path.join(folder, name): data for name, data in files.items()}
+    missing: list[Path] = []
+    nearest = Path(folder)
+    while not nearest.exists():
+        missing.insert(0, nearest)
+        nearest = nearest.parent
+    made: list[Path] = []  # the folders this call made, the deepest last
+    try:
+        for path in missing:
+            path.mkdir()
+            made.append(path)
+        write_all(paths)
+    except OSError as error:
+        for path in reversed(made):
+            with contextlib.suppress(OSError):  # (another process may have written into it)
+                path.rmdir()
+        raise _write_error(error, dict.fromkeys(paths, flag)) from None
+    return list(paths)
+
+
+def _write_error(error: OSError, flags: Mapping[str, str]) -> WriteError:
+    """The error of a failed write, naming its file (or, for a folder, the first output)."""
+    path = str(error.filename) if error.filename is not None else next(iter(flags))
+    flag = flags.get(path) or next(iter(flags.values()))
+    return WriteError(f"cannot write {path} ({flag}): {error.strerror}")

@@ -8,16 +8,14 @@ central difference (and PyTorch's, where torch is installed), then three experim
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
 from typing import Any
 
 from ..autograd.engine import topological_order
-from ..disk import write_atomically
 from ..scalar.value import Value
 from ..verify.numeric import central_difference
 from ..viz.draw import to_svg
 from ..viz.trace import trace
-from .common import UsageError
+from .common import check_folder, write_into
 
 
 def add(commands: Any) -> None:
@@ -33,11 +31,11 @@ def add(commands: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    try:
-        text = lesson(Path(args.out))
-    except OSError as error:
-        raise UsageError(f"cannot write the drawing into {args.out}: {error.strerror}") from None
+    check_folder(args.out, "--out")
+    text, drawing = lesson()
+    (path,) = write_into(args.out, "--out", {"lesson.svg": drawing.encode("utf-8")})
     print(text)
+    print(f"\nThe graph, with every value and gradient, is drawn in {path}")
     return 0
 
 
@@ -142,8 +140,8 @@ def _experiments() -> list[str]:
     ]
 
 
-def lesson(out_dir: Path | None = None) -> str:
-    """The demo's text; writes the graph as ``lesson.svg`` in ``out_dir`` when one is given."""
+def lesson() -> tuple[str, str]:
+    """The demo's text, and its graph drawn as SVG."""
     e = lesson_graph()
     steps = trace(e)
     e.backward()
@@ -156,11 +154,4 @@ def lesson(out_dir: Path | None = None) -> str:
     ]
     lines += ["   " + row for row in steps.table().splitlines()]
     lines += ["", *_gradients(e), "", *_experiments()]
-    if out_dir is not None:
-        out_dir.mkdir(parents=True, exist_ok=True)
-        write_atomically(out_dir / "lesson.svg", to_svg(e).encode("utf-8"))
-        lines += [
-            "",
-            f"The graph, with every value and gradient, is drawn in {out_dir / 'lesson.svg'}",
-        ]
-    return "\n".join(lines)
+    return "\n".join(lines), to_svg(e)

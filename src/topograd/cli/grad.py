@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import argparse
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from ..compiler import compile  # noqa: A004 - tg.compile
@@ -69,8 +69,8 @@ def run(args: argparse.Namespace) -> int:
     out, inputs = expression.build(assignments(args.values))
     out.backward()
     checks = {name: central_difference(out, v) for name, v in inputs.items()}
-    drawn = [(path, draw(out)) for path, draw in ((args.svg, to_svg), (args.dot, to_dot)) if path]
-    write_outputs({path: text.encode("utf-8") for path, text in drawn})
+    drawings = _drawings(args)
+    write_outputs({flag: (path, draw(out).encode()) for flag, (path, draw, _) in drawings.items()})
     if args.json:
         report: dict[str, Any] = {
             "expression": expression.text,
@@ -88,6 +88,8 @@ def run(args: argparse.Namespace) -> int:
                 "nodes": [n.name for n in names],
                 "tangents": {k: [json_number(t) for t in c] for k, c in columns.items()},
             }
+        if drawings:
+            report["files"] = {flag.lstrip("-"): d[0] for flag, d in drawings.items()}
         print(json.dumps(report))
         return 0
     print(f"{expression.text}  at  {', '.join(f'{n} = {v.data:g}' for n, v in inputs.items())}")
@@ -112,7 +114,20 @@ def run(args: argparse.Namespace) -> int:
     if args.code:
         print("\nThe same, compiled (tg.compile): the backward pass as code, one line per rule:\n")
         print(compiled_source(expression, inputs), end="")
+    if drawings:
+        print()
+    for path, _, what in drawings.values():
+        print(f"{what}: {path}")
     return 0
+
+
+def _drawings(args: argparse.Namespace) -> dict[str, tuple[str, Callable[[Value], str], str]]:
+    """Per flag given: its file, how it is drawn, and how the command says it was."""
+    drawings = {
+        "--svg": (args.svg, to_svg, "the graph drawn as SVG"),
+        "--dot": (args.dot, to_dot, "the graph as Graphviz DOT"),
+    }
+    return {flag: drawing for flag, drawing in drawings.items() if drawing[0]}
 
 
 def compiled_source(expression: Expression, inputs: dict[str, Value]) -> str:

@@ -16,9 +16,8 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from ..disk import write_atomically
 from ..func import jacfwd, jacrev
-from .common import UsageError
+from .common import UsageError, check_folder, write_into
 
 SIZES = (1, 3, 10, 30, 100, 300, 1000)
 FIXED = 10  # the other side's size while one side grows
@@ -153,13 +152,9 @@ def run(args: argparse.Namespace) -> int:
         import matplotlib  # noqa: F401
     except ImportError:
         raise UsageError("the plot needs matplotlib: pip install 'topograd[demo]'") from None
+    check_folder(args.out, "--out")
     rows = measure(args.sizes)
     print(table(rows))
-    path = Path(args.out) / "modes.png"
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        write_atomically(path, plot(rows, path))
-    except OSError as error:
-        raise UsageError(f"cannot write {path}: {error.strerror}") from None
+    (path,) = write_into(args.out, "--out", {"modes.png": plot(rows, Path("modes.png"))})
     print(f"\nPlotted into {path}")
     return 0

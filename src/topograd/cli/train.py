@@ -76,15 +76,17 @@ def add(commands: Any) -> None:
     train.set_defaults(run=run)
 
 
-def progress(steps: int, label: str = "training") -> Callable[[Iterable[int]], Any]:
-    """tqdm's bar on a terminal where tqdm is installed; else (a log, a pipe) a line every tenth
-    of the way."""
+def progress(
+    steps: int, label: str = "training", lines: int = 10
+) -> Callable[[Iterable[int]], Any]:
+    """tqdm's bar on a terminal where tqdm is installed; else (a log, a pipe) ``lines`` lines,
+    evenly along the way (the last at the last step)."""
     try:
         from tqdm import tqdm
     except ImportError:
         tqdm = None
     if tqdm is None or not sys.stderr.isatty():
-        return lambda steps_range: _Every(steps_range, max(1, steps // 10), label)
+        return lambda steps_range: _Every(steps_range, max(1, steps // lines), label)
     return lambda steps_range: tqdm(
         steps_range, desc=label, unit="step", ncols=90, mininterval=0.25
     )
@@ -130,9 +132,7 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"--model {args.model} trains on the digits' images: --dataset digits")
     try:
         return _digits(args) if args.dataset == "digits" else _two_d(args)
-    except BrokenPipeError:  # a reader gone: the command line's to handle, quietly
-        raise
-    except (OSError, ValueError) as error:  # a file that cannot be written, a bad dataset size
+    except ValueError as error:  # a bad dataset size (a file that fails: a WriteError)
         raise UsageError(str(error)) from None
 
 
@@ -164,19 +164,19 @@ def _two_d(args: argparse.Namespace) -> int:
     if args.plot:
         engine = " on Tensors" if args.engine == "tensor" else ""
         title = f"{args.dataset}{engine}: {accuracy:.0%} after {steps} steps"
-        outputs[args.plot] = plot_run(run, args.plot, title)
+        outputs["--plot"] = (args.plot, plot_run(run, args.plot, title))
     _write(outputs, run.model, args)
     if args.plot:
         print(f"decision boundary with the training points: {args.plot}")
     return 0
 
 
-def _write(outputs: dict[str, bytes], model: Module, args: argparse.Namespace) -> None:
+def _write(outputs: dict[str, tuple[str, bytes]], model: Module, args: argparse.Namespace) -> None:
     """The run's files, all or none: the plot and the model."""
     from ..nn import state
 
     if args.save:
-        outputs[args.save] = state.encoded(args.save, repr(model), model.state_dict())
+        outputs["--save"] = (args.save, state.encoded(args.save, repr(model), model.state_dict()))
     write_outputs(outputs)
     if args.save:
         print(f"model saved to {args.save}")
@@ -206,7 +206,9 @@ def _digits(args: argparse.Namespace) -> int:
         run = train_digits(steps, args.seed, progress(steps, args.model), args.model)
         mlp = None
         if args.model != "mlp" and args.plot:  # its curve beside an MLP's on the same batches
-            mlp = train_digits(steps, args.seed, progress(steps, "mlp"), "mlp")
+            # (one line in a log: the MLP's own run, `--model mlp`, shows the same steps)
+            label = f"mlp, for the plot beside the {args.model}"
+            mlp = train_digits(steps, args.seed, progress(steps, label, lines=1), "mlp")
     except MissingExtraError as error:
         raise UsageError(str(error)) from None
     tested = len(run.labels)
@@ -222,7 +224,7 @@ def _digits(args: argparse.Namespace) -> int:
     if args.plot:
         title = f"digits, {args.model}: {run.test_accuracy:.1%} on held-out images"
         curves = None if mlp is None else {args.model: run, "mlp": mlp}
-        outputs[args.plot] = plot_digits(run, args.plot, title, curves)
+        outputs["--plot"] = (args.plot, plot_digits(run, args.plot, title, curves))
     _write(outputs, run.model, args)
     if args.plot:
         drawn = "confusion matrix, loss curves" if mlp else "confusion matrix"

@@ -13,6 +13,11 @@ temporary file takes their place from the start. A symbolic link is written thro
 ``open`` would; a target that is not a regular file (a pipe, ``/dev/stdout``) is written
 directly, after the others are staged.
 
+A save fails where ``open(path, "w")`` would, with its error: a file its user may not write
+(mode 0o444, or a read-only mount of the file alone) is refused, not replaced, although the
+rename in its folder would succeed. Every error names the file it was writing, as the path
+was given (a full disk's too, which the kernel reports without one).
+
 >>> import pathlib, tempfile
 >>> target = pathlib.Path(tempfile.mkdtemp()) / "model.json"
 >>> write_atomically(target, b"{}\\n")
@@ -28,7 +33,7 @@ import os
 import re
 import secrets
 import stat
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -42,6 +47,7 @@ class _Staged:
     target: Path
     temporary: Path
     named: bool  # linked under ``temporary`` already
+    given: Any  # the path as the caller wrote it, for errors
 
 
 def write_atomically(path: str | os.PathLike[str], data: bytes) -> None:
@@ -64,23 +70,26 @@ def write_all(files: Mapping[Any, bytes]) -> None:
     for path, data in files.items():
         old = _status(Path(path))  # (through links: /dev/stdout is the pipe it stands for)
         if old and not stat.S_ISREG(old.st_mode):
-            special[Path(path)] = data
+            special[path] = data
         else:
-            regular[Path(os.path.realpath(path))] = data
+            regular[Path(os.path.realpath(path))] = (path, data)
     for folder in {target.parent for target in regular}:
         _remove_leftovers(folder)
     staged: list[_Staged] = []
     try:
-        for target, data in regular.items():
-            staged.append(_stage(target, data))
-        for target, data in special.items():
-            with open(target, "wb") as stream:
+        for target, (path, data) in regular.items():
+            with _naming(path):
+                staged.append(_stage(target, data, path))
+        for path, data in special.items():
+            with _naming(path), open(path, "wb") as stream:
                 stream.write(data)
         for file in staged:
             if not file.named:
-                _link(file)
+                with _naming(file.given):
+                    _link(file)
         for file in staged:
-            os.replace(file.temporary, file.target)
+            with _naming(file.given):
+                os.replace(file.temporary, file.target)
     except BaseException:
         for file in staged:
             with contextlib.suppress(OSError):
@@ -108,6 +117,32 @@ def writable(folder: str | os.PathLike[str]) -> None:
     os.close(fd)
 
 
+def writable_file(path: str | os.PathLike[str]) -> None:
+    """Raise the OSError ``open(path, "w")`` would raise, changing nothing: an existing file is
+    opened for appending (nothing written) and closed; for a new one, its folder is tried.
+
+    >>> import pathlib, tempfile
+    >>> writable_file(pathlib.Path(tempfile.mkdtemp()) / "new.json")
+    """
+    old = _status(Path(path))
+    if old is None:
+        writable(os.path.dirname(os.path.realpath(path)))
+    elif stat.S_ISREG(old.st_mode):  # (a pipe is opened when written: it may wait for a reader)
+        os.close(os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CLOEXEC))
+
+
+@contextlib.contextmanager
+def _naming(path: Any) -> Iterator[None]:
+    """An OSError raised inside named for ``path`` as given: a full disk's error names no file,
+    a failed staging names the folder, a failed rename the temporary file."""
+    try:
+        yield
+    except OSError as error:
+        if error.errno is None or error.filename == os.fspath(path):
+            raise
+        raise OSError(error.errno, error.strerror, os.fspath(path)) from error
+
+
 def _temporary(folder: Path) -> Path:
     """A name of this process's own in ``folder``, short whatever the target's name."""
     return folder / f".topograd-{os.getpid()}-{secrets.token_hex(4)}.tmp"
@@ -133,10 +168,13 @@ def _alive(pid: int) -> bool:
     return True
 
 
-def _stage(target: Path, data: bytes) -> _Staged:
+def _stage(target: Path, data: bytes, given: Any) -> _Staged:
     """The bytes in a flushed file of ``target``'s folder, with the old file's permissions
-    (and owner, when root): unnamed if it can be, else under a temporary name."""
+    (and owner, when root): unnamed if it can be, else under a temporary name. An old file
+    that ``open(given, "w")`` would refuse is refused so, before anything is written."""
     old = _status(target)
+    if old:
+        writable_file(given)
     mode = stat.S_IMODE(old.st_mode) if old else 0o666  # a new file: as umask allows
     temporary = _temporary(target.parent)
     fd = _unnamed_file(target.parent, mode)
@@ -156,7 +194,7 @@ def _stage(target: Path, data: bytes) -> _Staged:
             with contextlib.suppress(OSError):
                 os.unlink(temporary)
         raise
-    return _Staged(fd, target, temporary, named)
+    return _Staged(fd, target, temporary, named, given)
 
 
 def _status(target: Path) -> os.stat_result | None:

@@ -23,6 +23,15 @@ JSON_SLACK = 64 * 1024  # the format, the description of the model, the names
 _NON_FINITE = {"inf": math.inf, "-inf": -math.inf, "nan": math.nan}
 
 
+class _Overflowing(str):
+    """A number of a JSON file beyond float64's range (1e400): refused, not read as inf."""
+
+
+def _json_float(text: str) -> float | str:
+    number = float(text)
+    return number if math.isfinite(number) else _Overflowing(text)
+
+
 def _is_array(x: object) -> bool:
     return hasattr(x, "dtype") and hasattr(x, "shape")
 
@@ -199,7 +208,7 @@ def _json(
                 f"{path} is {size} bytes, more than a state of this model takes ({limit})"
             )
     try:
-        document = json.loads(file.read().decode("utf-8"))
+        document = json.loads(file.read().decode("utf-8"), parse_float=_json_float)
     except (UnicodeDecodeError, json.JSONDecodeError) as error:
         raise ValueError(f"{path} is not a topograd state file: {error}") from None
     if not isinstance(document, dict) or document.get("format") != FORMAT:
@@ -264,36 +273,67 @@ def _member(archive: Any, info: Any, shape: tuple[int, ...] | None) -> Any:
 def _checked(name: str, value: object, current: Any) -> Any:
     """``value`` as a parameter like ``current`` (a float, or an array of its shape and dtype):
     from an array, a Tensor or a Value, anything ``np.asarray`` takes (PyTorch's tensors), or
-    JSON's numbers."""
+    JSON's numbers. A number the parameter's dtype cannot hold is refused, not cast: 1e300 for
+    float32 (not inf), a complex number, 2.5 or 2**63 for an integer."""
     if kind_of(value) is not None:
         value = value.data  # type: ignore[attr-defined]  # a Tensor's array, a Value's number
-    if _is_array(current):
-        import numpy as np
+    if not _is_array(current):
+        return _number(name, value)
+    import numpy as np
 
-        if not isinstance(value, (dict, str, np.ndarray)):
-            value = _as_array(value)
-        if isinstance(value, np.ndarray) and value.shape != current.shape:
-            raise ValueError(
-                f"size mismatch for {name}: the value of {name} must be an array of shape "
-                f"{current.shape}, got shape {value.shape}"
-            )
-        if isinstance(value, dict):  # from JSON
-            shape, data = value.get("shape"), value.get("data")
-            if not isinstance(shape, list) or not isinstance(data, list):
-                raise ValueError(f"the value of {name} must hold a shape and data")
-            value = (
-                np.array([_number(name, x) for x in data], dtype=np.float64).reshape(shape)
-                if _fits(shape, data)
-                else None
-            )
-        if (
-            not isinstance(value, np.ndarray)
-            or value.shape != current.shape
-            or value.dtype.kind not in "fiu"
-        ):
-            raise ValueError(f"the value of {name} must be an array of shape {current.shape}")
-        return value.astype(current.dtype)
-    return _number(name, value)
+    if isinstance(value, dict):  # from JSON
+        value = _from_json(name, value, current.dtype)
+    elif not isinstance(value, (str, np.ndarray)):
+        value = _as_array(value)
+    wanted = f"the value of {name} must be an array of shape {current.shape}"
+    if not isinstance(value, np.ndarray):
+        raise ValueError(wanted)
+    if value.shape != current.shape:
+        raise ValueError(f"size mismatch for {name}: {wanted}, got shape {value.shape}")
+    if value.dtype.kind not in "fiu":
+        raise ValueError(f"the value of {name} holds {value.dtype}, not real numbers")
+    return _cast(name, value, current.dtype)
+
+
+def _cast(name: str, value: Any, dtype: Any) -> Any:
+    """``value`` in ``dtype``, if every number survives: a finite one stays finite in a float
+    dtype (rounded to it), and an integer dtype holds exactly the same number."""
+    import numpy as np
+
+    with np.errstate(over="ignore", invalid="ignore"):
+        cast = value.astype(dtype)
+        if dtype.kind == "f":
+            lost = np.isfinite(value) & ~np.isfinite(cast)
+        elif value.dtype.kind == "f":  # a fraction, nan, inf or beyond the range: not back
+            lost = cast.astype(value.dtype) != value
+        else:  # (int64 and uint64 wrap onto each other: there and back again proves nothing)
+            limits = np.iinfo(dtype)
+            lost = (value < limits.min) | (value > limits.max)
+    if lost.any():
+        number = value[lost].flat[0].item()
+        raise ValueError(f"the value of {name} holds {number!r}, which {dtype} cannot hold")
+    return cast
+
+
+def _from_json(name: str, value: dict[str, Any], dtype: Any) -> Any:
+    """An array of ``dtype`` from its JSON form (None where its shape and data do not fit):
+    whole numbers kept whole for an integer dtype, a complex dtype refused."""
+    import numpy as np
+
+    declared, shape, data = value.get("dtype"), value.get("shape"), value.get("data")
+    if declared is not None and _kind(declared) not in ("f", "i", "u"):
+        raise ValueError(f"the value of {name} is of dtype {str(declared)[:40]!r}, not a real one")
+    if not isinstance(shape, list) or not isinstance(data, list):
+        raise ValueError(f"the value of {name} must hold a shape and data")
+    if not _fits(shape, data):
+        return None
+    if dtype.kind == "f":
+        return np.array([_number(name, x) for x in data], dtype=np.float64).reshape(shape)
+    whole = [_whole(name, x) for x in data]
+    try:
+        return np.array(whole, dtype=dtype).reshape(shape)
+    except OverflowError:
+        raise ValueError(f"the value of {name} holds a number {dtype} cannot hold") from None
 
 
 def _as_array(value: object) -> Any:
@@ -311,7 +351,29 @@ def _fits(shape: list[Any], data: list[Any]) -> bool:
     return whole and math.prod(shape) == len(data)
 
 
+def _kind(dtype: object) -> str:
+    """NumPy's kind of a dtype's name ("f" for "float32"), or "" for what names none."""
+    import numpy as np
+
+    try:
+        return np.dtype(dtype).kind if isinstance(dtype, str) else ""
+    except (TypeError, ValueError):  # not a dtype, or one too large
+        return ""
+
+
+def _whole(name: str, value: object) -> int:
+    """A JSON entry of an integer parameter, exactly (not through a float)."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    number = _number(name, value)
+    if not number.is_integer():
+        raise ValueError(f"the value of {name} holds {number!r}, not a whole number")
+    return int(number)
+
+
 def _number(name: str, value: object) -> float:
+    if isinstance(value, _Overflowing):
+        raise ValueError(f"the value of {name} holds {value[:40]}, beyond float64's range")
     if isinstance(value, str) and value in _NON_FINITE:
         return _NON_FINITE[value]
     if _is_array(value) and value.shape == () and value.dtype.kind in "fiu":  # type: ignore[attr-defined]

@@ -55,6 +55,9 @@ def _no_rule(grad: Any, *args: Any) -> tuple[Any, ...]:
     raise RuntimeError("a leaf has no derivative rule")
 
 
+# micrograd's ``_op`` where it is not how topograd's drawings write the op (``Op.written``)
+MICROGRAD_SPELLINGS = {"relu": "ReLU"}
+
 LEAF = Op("", _no_rule, 0, "an input", "")
 CONSTANT = Op("", _no_rule, 0, "a number made a Value", "")  # wants no gradient
 
@@ -118,8 +121,14 @@ class Value(Methods):
 
     @property
     def _op(self) -> str:
-        """micrograd's name for ``op``: "" for a leaf, else the op's name, e.g. "mul"."""
-        return self._made_by.name
+        """micrograd's name for ``op``, in micrograd's spelling, so that its ``draw_dot`` shows
+        what the lecture shows: "+", "*", "**2" (``f"**{exponent}"``), "ReLU", "tanh", "exp";
+        an op it builds of others as topograd's drawings write it ("-", "/", "log",
+        "neuron"); "" for a leaf. ``op`` keeps the registry's name ("add")."""
+        op = self._made_by
+        if op is power and not isinstance(self._y, Value):
+            return f"**{self._y}"  # micrograd's: the exponent as the user wrote it
+        return MICROGRAD_SPELLINGS.get(op.name, op.written)
 
     def item(self) -> float:
         """The number, as a Python float (as ``Tensor.item()``)."""
