@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: demo test bench clean
+.PHONY: demo test test-deep bench clean
 
 demo: $(VENV)/.demo
 	$(BIN)/topograd demo --out out
@@ -16,7 +16,12 @@ test: $(VENV)/.dev
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy --strict src
-	$(BIN)/pytest
+	$(BIN)/pytest -n auto --dist loadgroup
+
+# The same checks with 1,000 fresh hypothesis examples per property instead of 50: the search for
+# the rare case, for a change to a rule or before a release (about half an hour on two cores).
+test-deep: $(VENV)/.dev
+	$(BIN)/pytest -n auto --dist loadgroup --hypothesis-profile=deep
 
 bench: $(VENV)/.bench
 	$(BIN)/python benchmarks/race.py

@@ -363,16 +363,23 @@ def kind_of_number(x: float) -> str:
     return sign + "0" if x == 0.0 else "finite"
 
 
-def documents(d: Difference, result: Result) -> bool:
-    """Whether the documented difference ``d`` covers this result: its upstream gradient, its
-    result, its form, its place (the point, or anywhere) and its nature: inside ``region`` any
-    answer, elsewhere only an answer of another kind than PyTorch's (``kind_of_number``), so
-    that a rule that is merely wrong is never excused."""
+def in_scope(d: Difference, result: Result) -> bool:
+    """Whether ``result`` is of the kind the documented difference ``d`` speaks of: its
+    upstream gradient, its result, its form and its place (the point, or anywhere)."""
     if d.upstream is not None and not same(d.upstream, result.upstream):
         return False
     if not result.what.startswith(d.what):
         return False
     if d.form and not result.case.endswith(f"[{d.form}]"):
+        return False
+    return d.anywhere or d.region is not None or result.case.startswith(f"at {d.point}")
+
+
+def documents(d: Difference, result: Result) -> bool:
+    """Whether the documented difference ``d`` covers this result: in its scope, and of its
+    nature: inside ``region`` any answer, elsewhere only an answer of another kind than
+    PyTorch's (``kind_of_number``), so that a rule that is merely wrong is never excused."""
+    if not in_scope(d, result):
         return False
     ours, theirs = kind_of_number(result.ours), kind_of_number(result.theirs)
     if d.region is not None:  # there: another kind, or within 1e-8 (a wrong rule is not)
@@ -382,11 +389,8 @@ def documents(d: Difference, result: Result) -> bool:
         )
         return inside and (ours != theirs or near)
     if d.any_kind:
-        if ours == theirs:
-            return False
-    elif (ours, theirs) != (kind_of_number(d.ours), kind_of_number(d.theirs)):
-        return False
-    return d.anywhere or result.case.startswith(f"at {d.point}")
+        return ours != theirs
+    return (ours, theirs) == (kind_of_number(d.ours), kind_of_number(d.theirs))
 
 
 def differs_as_documented(result: Result) -> bool:

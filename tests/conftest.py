@@ -6,17 +6,25 @@ from hypothesis import HealthCheck, settings
 
 from topograd.autograd.registry import OPS
 
-# CI draws the same examples on every run; locally, more of them.
+# Hypothesis: `make test` draws 50 examples per property (the same ones on every CI run, fresh
+# ones on a developer's machine); `make test-deep` (--hypothesis-profile=deep) draws 1,000 fresh
+# ones, for the search that finds the rare case before a user does.
 settings.register_profile(
-    "ci",
-    max_examples=200,
-    derandomize=True,
+    "topograd",
+    max_examples=50,
+    derandomize=bool(os.environ.get("CI")),
     deadline=None,
     print_blob=True,
     suppress_health_check=[HealthCheck.too_slow],
 )
-settings.register_profile("dev", max_examples=300, deadline=None)
-settings.load_profile("ci" if os.environ.get("CI") else "dev")
+settings.register_profile(
+    "deep",
+    max_examples=1000,
+    deadline=None,
+    print_blob=True,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+settings.load_profile("topograd")
 
 
 @pytest.fixture(autouse=True)

@@ -74,7 +74,6 @@ def convolutions(draw: Any) -> tuple[dict[str, Any], list[np.ndarray]]:
 
 
 @given(convolutions(), st.booleans())
-@settings(max_examples=120)
 def test_conv2d_values_and_gradients_are_pytorchs(case: Any, bias: bool) -> None:
     params, (x, w, b, g) = case
     arrays = [x, w, b] if bias else [x, w]
@@ -140,7 +139,6 @@ def pools(draw: Any, dilated: bool) -> tuple[dict[str, Any], np.ndarray]:
 
 
 @given(pools(dilated=True))
-@settings(max_examples=200)
 def test_max_pool2d_picks_as_pytorch_ties_nan_and_all(case: Any) -> None:
     """The values to the bit, the indices, and the gradient to the element PyTorch picks: the
     first of equal maxima, the last nan, the first pixel inside where all are -inf."""
@@ -161,7 +159,6 @@ def test_max_pool2d_picks_as_pytorch_ties_nan_and_all(case: Any) -> None:
 
 
 @given(pools(dilated=False), st.booleans(), st.sampled_from([None, 1, 3]))
-@settings(max_examples=200)
 def test_avg_pool2d_equals_pytorch_to_the_bit(case: Any, include: bool, divisor: Any) -> None:
     """A window's sum added row by row, as PyTorch's kernel adds it, over the same divisor: the
     same number; the gradient added window after window in PyTorch's order: the same too."""
@@ -206,7 +203,6 @@ def test_pools_second_order_is_pytorchs(pool: str) -> None:
     st.sampled_from([(2, 3), (3,)]),
     st.integers(0, 2**16),
 )
-@settings(max_examples=100)
 def test_unfold_and_fold_equal_pytorch_to_the_bit(
     kernel: Any, dilation: Any, padding: Any, stride: Any, front: Any, seed: int
 ) -> None:

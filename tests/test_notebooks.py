@@ -74,12 +74,14 @@ def lesson(tmp_path_factory: pytest.TempPathFactory) -> tuple[Any, Any]:
     return committed, executed(DOCS / "lesson.ipynb", tmp_path_factory.mktemp("lesson"))
 
 
+@pytest.mark.xdist_group("lesson-notebook")  # the lesson's kernel runs on one worker
 def test_the_lesson_runs_without_an_error(lesson: tuple[Any, Any]) -> None:
     _, fresh = lesson
     errors = [o for c in fresh.cells for o in c.get("outputs", []) if o.output_type == "error"]
     assert errors == []
 
 
+@pytest.mark.xdist_group("lesson-notebook")
 def test_the_lesson_gives_the_committed_numbers(lesson: tuple[Any, Any]) -> None:
     committed, fresh = lesson
     code = [(old, new) for old, new in zip(committed.cells, fresh.cells) if old.cell_type == "code"]
@@ -90,6 +92,7 @@ def test_the_lesson_gives_the_committed_numbers(lesson: tuple[Any, Any]) -> None
         assert after == before, old.source
 
 
+@pytest.mark.xdist_group("lesson-notebook")
 def test_the_lesson_shows_graphs_and_tables_inline(lesson: tuple[Any, Any]) -> None:
     _, fresh = lesson
     shown = {
@@ -137,6 +140,7 @@ def micrograds(tmp_path_factory: pytest.TempPathFactory) -> Any:
     return executed(DOCS / "notebooks" / "micrograd_demo.ipynb", folder)
 
 
+@pytest.mark.xdist_group("micrograd-notebook")  # micrograd's demo runs on one worker
 def test_micrograds_demo_runs_with_only_the_imports_changed(micrograds: Any) -> None:
     sources = [c.source for c in micrograds.cells if c.cell_type == "code"]
     assert "from topograd import Value\nfrom topograd.nn import Neuron, Layer, MLP" in sources
@@ -154,6 +158,7 @@ def test_micrograds_demo_runs_with_only_the_imports_changed(micrograds: Any) -> 
     assert "number of parameters 337" in "".join(printed)
 
 
+@pytest.mark.xdist_group("micrograd-notebook")
 @pytest.mark.skipif(
     shutil.which("dot") is None, reason="Graphviz's dot is not installed (apt-get install graphviz)"
 )

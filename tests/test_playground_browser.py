@@ -20,9 +20,12 @@ from topograd.expr import parse
 
 playwright_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
 CHROMIUM = os.environ.get("TOPOGRAD_CHROMIUM") or shutil.which("chromium")
-pytestmark = pytest.mark.skipif(
-    CHROMIUM is None, reason="Chromium is not installed (apt-get install chromium)"
-)
+pytestmark = [
+    pytest.mark.skipif(
+        CHROMIUM is None, reason="Chromium is not installed (apt-get install chromium)"
+    ),
+    pytest.mark.xdist_group("playground"),  # one worker: one server and one Chromium
+]
 expect = playwright_api.expect
 
 

@@ -26,9 +26,12 @@ from nbformat.v4 import new_code_cell, new_notebook
 playwright_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
 pytest.importorskip("jupyterlab", reason="JupyterLab is not installed")
 CHROMIUM = os.environ.get("TOPOGRAD_CHROMIUM") or shutil.which("chromium")
-pytestmark = pytest.mark.skipif(
-    CHROMIUM is None, reason="Chromium is not installed (apt-get install chromium)"
-)
+pytestmark = [
+    pytest.mark.skipif(
+        CHROMIUM is None, reason="Chromium is not installed (apt-get install chromium)"
+    ),
+    pytest.mark.xdist_group("widget"),  # one worker: one JupyterLab and one Chromium
+]
 expect = playwright_api.expect
 
 CELLS = [
