@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: demo test test-deep bench clean
+.PHONY: demo test test-deep test-kernels bench clean
 
 demo: $(VENV)/.demo
 	$(BIN)/topograd demo --out out
@@ -22,6 +22,15 @@ test: $(VENV)/.dev
 # the rare case, for a change to a rule or before a release (about half an hour on two cores).
 test-deep: $(VENV)/.dev
 	$(BIN)/pytest -n auto --dist loadgroup --hypothesis-profile=deep
+
+# The suite as other CPUs of this kind run it: PyTorch on its AVX2 and on its portable kernels,
+# NumPy's loops and OpenBLAS's kernels limited alike. Run it before resolving a change that
+# touches numbers: a test that pins the bits of a vectorised kernel fails here.
+test-kernels: $(VENV)/.dev
+	ATEN_CPU_CAPABILITY=avx2 NPY_DISABLE_CPU_FEATURES="X86_V4 AVX512_ICL" \
+		OPENBLAS_CORETYPE=Haswell $(BIN)/pytest -n auto --dist loadgroup
+	ATEN_CPU_CAPABILITY=default NPY_DISABLE_CPU_FEATURES="X86_V3 X86_V4 AVX512_ICL" \
+		OPENBLAS_CORETYPE=Prescott $(BIN)/pytest -n auto --dist loadgroup
 
 bench: $(VENV)/.bench
 	$(BIN)/python benchmarks/race.py

@@ -372,7 +372,9 @@ def in_scope(d: Difference, result: Result) -> bool:
         return False
     if d.form and not result.case.endswith(f"[{d.form}]"):
         return False
-    return d.anywhere or d.region is not None or result.case.startswith(f"at {d.point}")
+    if d.region is not None:  # wherever the first input lies in it
+        return bool(result.point) and d.region[0] < result.point[0] < d.region[1]
+    return d.anywhere or result.case.startswith(f"at {d.point}")
 
 
 def documents(d: Difference, result: Result) -> bool:
@@ -383,11 +385,10 @@ def documents(d: Difference, result: Result) -> bool:
         return False
     ours, theirs = kind_of_number(result.ours), kind_of_number(result.theirs)
     if d.region is not None:  # there: another kind, or within 1e-8 (a wrong rule is not)
-        inside = bool(result.point) and d.region[0] < result.point[0] < d.region[1]
         near = abs(result.ours - result.theirs) <= 1e-8 * max(
             1.0, abs(result.ours), abs(result.theirs)
         )
-        return inside and (ours != theirs or near)
+        return ours != theirs or near
     if d.any_kind:
         return ours != theirs
     return (ours, theirs) == (kind_of_number(d.ours), kind_of_number(d.theirs))

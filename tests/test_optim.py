@@ -8,9 +8,12 @@ process: its AVX2 kernels fuse a multiply and an add into one rounding (lerp, ad
 add with alpha), where Python floats and NumPy round twice, and its sqrt is one ulp off for
 about 1 % of float64 inputs (15 % of float32), where NumPy's is correctly rounded (measured,
 torch 2.13 CPU). Run on its portable kernels (ATEN_CPU_CAPABILITY=default), PyTorch does the
-very operations topograd does, and the float64 runs of the table below are equal to the bit
-(its sqrt is still one ulp off on 29 of their 2700 square roots: each moves an update by an
-ulp of the update, far below half an ulp of the parameter it is added to: here it vanishes).
+very operations topograd does: there the float64 runs of the table below are held to 2 ulps.
+Each step's update then differs at most by the last bit of a square root, an ulp of the update,
+which moves the parameter it is added to by at most one rounding; they were equal to the bit on
+the machine this was written on and one ulp apart (AdamW with amsgrad) on another, whose
+portable kernels round a square root otherwise: no test pins the bits of a kernel that differs
+between CPUs.
 """
 
 from __future__ import annotations
@@ -136,7 +139,7 @@ print(json.dumps([t.run_theirs(n, kw, start, grads)[0].tolist() for n, kw in t.C
 """
 
 
-def test_float64_runs_equal_torchs_portable_kernels_to_the_bit() -> None:
+def test_float64_runs_are_within_2_ulps_of_torchs_portable_kernels() -> None:
     env = {**os.environ, "ATEN_CPU_CAPABILITY": "default", "PYTHONPATH": str(Path(__file__).parent)}
     done = subprocess.run(
         [sys.executable, "-c", TORCH_PORTABLE], capture_output=True, text=True, env=env, timeout=120
@@ -144,10 +147,11 @@ def test_float64_runs_equal_torchs_portable_kernels_to_the_bit() -> None:
     assert done.returncode == 0, done.stderr
     start, grads = table()
     for (name, kwargs), theirs in zip(CONFIGS, json.loads(done.stdout)):
-        on_values = run_ours(name, kwargs, start.tolist(), grads)[0].tolist()
-        on_tensor = run_ours(name, kwargs, start, grads)[0].tolist()
-        assert on_values == theirs, (name, kwargs)
-        assert on_tensor == theirs, (name, kwargs)
+        on_values = run_ours(name, kwargs, start.tolist(), grads)[0]
+        on_tensor = run_ours(name, kwargs, start, grads)[0]
+        assert_within_ulps(on_values, theirs, ulps=2)
+        assert_within_ulps(on_tensor, theirs, ulps=2)
+        assert on_values.tolist() == on_tensor.tolist(), (name, kwargs)  # the same code, here
 
 
 def hyperparameters(name: str) -> st.SearchStrategy[dict[str, Any]]:

@@ -254,9 +254,11 @@ def test_a_program_in_pytorchs_spelling_runs_on_topograd(program: Any) -> None:
         if np.asarray(b).dtype == bool or np.asarray(b).dtype.kind == "i":
             assert np.asarray(a).dtype == np.asarray(b).dtype, (program.__name__, k)
             np.testing.assert_array_equal(a, b)
-        else:  # (PyTorch's float32 where no dtype is given; topograd's float64)
+        else:  # PyTorch's float32 where no dtype is given, topograd's float64: float32's
+            # rounding (6e-8) over a network's sums of up to 32 terms, in whatever order the
+            # CPU's kernels add them: 1e-5 relative, 1e-6 where the sums cancel toward 0
             np.testing.assert_allclose(
-                a, b, rtol=1e-6, atol=1e-7, err_msg=f"{program.__name__} {k}"
+                a, b, rtol=1e-5, atol=1e-6, err_msg=f"{program.__name__} {k}"
             )
 
 

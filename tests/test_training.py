@@ -233,12 +233,13 @@ def test_the_tensor_engine_runs_the_scalar_training_exactly() -> None:
         assert tensor.accuracies == scalar.accuracies
 
 
-def test_digits_reach_95_percent_on_held_out_images() -> None:
+def test_digits_are_tested_on_every_held_out_image() -> None:
+    """(The 95 % the full run reaches: test_train_command_on_the_tensor_engine, below.)"""
     from topograd.train.digits import train_digits
 
-    run = train_digits(steps=300, seed=0)
-    assert run.test_accuracy >= 0.95
+    run = train_digits(steps=20, seed=0)
     assert len(run.labels) == len(run.predicted) == len(run.images) == 360
+    assert set(run.labels.tolist()) == set(range(10)) >= set(run.predicted.tolist())
 
 
 def test_train_command_on_the_tensor_engine(tmp_path: Path) -> None:

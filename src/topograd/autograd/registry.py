@@ -60,7 +60,8 @@ class Difference(NamedTuple):
     or finite: ``-0.0`` where PyTorch has ``0.0``), or of any two different kinds where
     ``any_kind`` (an overflow somewhere inside); ``region``: wherever the first input lies in
     this interval, where the op is otherwise by design (answers of another kind, or within
-    1e-8 of PyTorch's)."""
+    1e-8 of PyTorch's). ``kernel``: real only on the CPUs whose vectorised kernels (PyTorch's,
+    NumPy's, BLAS's) answer so: a sum's order, a function's last bits; elsewhere both agree."""
 
     point: tuple[float, ...]
     what: str
@@ -72,6 +73,7 @@ class Difference(NamedTuple):
     anywhere: bool = False
     any_kind: bool = False
     region: tuple[float, float] | None = None
+    kernel: bool = False
 
 
 Names = Sequence[str]

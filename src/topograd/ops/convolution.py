@@ -68,8 +68,8 @@ _AVG_POOL_BACKWARDS = (
 _POOL_DEFAULTS = {"ceil_mode": False, "count_include_pad": True, "divisor_override": None}
 # a convolution's sums are BLAS's, in NumPy and in PyTorch: an order of their own
 _SUMS = [
-    Difference((), "d/d", INF, NAN, SUM_OVERFLOW, 1e308, anywhere=True, any_kind=True),
-    Difference((), "value", INF, NAN, SUM_OVERFLOW, anywhere=True, any_kind=True),
+    Difference((), "d/d", INF, NAN, SUM_OVERFLOW, 1e308, anywhere=True, any_kind=True, kernel=True),
+    Difference((), "value", INF, NAN, SUM_OVERFLOW, anywhere=True, any_kind=True, kernel=True),
 ]
 
 

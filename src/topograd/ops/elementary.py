@@ -176,8 +176,10 @@ def sqrt(grad: Any, x: Any, out: Any) -> tuple[Any]:
             5e-324,
             0.0,
             "PyTorch's log1p loses the subnormals (1e-310 gives 1.00000000000005e-310, 5e-324 "
-            "gives 0); topograd's is C's, correctly rounded: x itself there",
+            "gives 0) in its vectorised kernel; topograd's is C's, correctly rounded: x itself "
+            "there",
             region=(-2.3e-308, 2.3e-308),
+            kernel=True,
         )
     ],
 )

@@ -151,8 +151,10 @@ def _swap(a: Any) -> Any:
         Case(((2, 1, 2, 3), (3, 3, 2))),
     ),
     differs=[
-        Difference((), "d/d", INF, NAN, SUM_OVERFLOW, 1e308, anywhere=True, any_kind=True),
-        Difference((), "", 0.0, -0.0, SUM_OF_ZEROS, anywhere=True),
+        Difference(
+            (), "d/d", INF, NAN, SUM_OVERFLOW, 1e308, anywhere=True, any_kind=True, kernel=True
+        ),
+        Difference((), "", 0.0, -0.0, SUM_OF_ZEROS, anywhere=True, kernel=True),
     ],
 )
 def matmul(grad: Any, x: Any, y: Any, out: Any, *, needs: tuple[bool, ...]) -> tuple[Any, Any]:
@@ -183,7 +185,7 @@ def matmul(grad: Any, x: Any, y: Any, out: Any, *, needs: tuple[bool, ...]) -> t
     takes_needs=True,
     batches=True,
     cases=(Case(((5, 3), (4, 3), (4,))), Case(((3,), (4, 3), (4,)))),
-    differs=[Difference((), "", NAN, INF, SUM_OVERFLOW, anywhere=True, any_kind=True)],
+    differs=[Difference((), "", NAN, INF, SUM_OVERFLOW, anywhere=True, any_kind=True, kernel=True)],
 )
 def linear(
     grad: Any, x: Any, w: Any, b: Any, out: Any, *, needs: tuple[bool, ...]

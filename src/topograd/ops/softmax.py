@@ -33,7 +33,7 @@ _AXIS = (Case(((3, 4),), {"axis": -1}), Case(((3, 4),), {"axis": 0}))
     arity=1,
     domain=(ANY,),
     cases=_AXIS,
-    differs=[Difference((), "", -0.0, 0.0, SUM_OF_ZEROS, anywhere=True)],
+    differs=[Difference((), "", -0.0, 0.0, SUM_OF_ZEROS, anywhere=True, kernel=True)],
     batches=True,
 )
 def softmax(grad: Any, x: Any, out: Any, *, axis: int) -> tuple[Any]:
@@ -58,8 +58,8 @@ def _from_the_end(axis: int, out: Any) -> int:
     domain=(ANY,),
     cases=_AXIS,
     differs=[
-        Difference((), "", -0.0, 0.0, SUM_OF_ZEROS, anywhere=True),
-        Difference((), "", 0.0, -0.0, SUM_OF_ZEROS, anywhere=True),
+        Difference((), "", -0.0, 0.0, SUM_OF_ZEROS, anywhere=True, kernel=True),
+        Difference((), "", 0.0, -0.0, SUM_OF_ZEROS, anywhere=True, kernel=True),
     ],
     batches=True,
 )
@@ -98,8 +98,8 @@ def one_hot(grad: Any, targets: Any, out: Any, *, classes: int) -> tuple[Any]:
         Case(((2, 1), Given([0, 0]))),  # one class: a loss of 0, whatever the logits
     ),
     differs=[
-        Difference((), "", -0.0, 0.0, SUM_OF_ZEROS, anywhere=True),
-        Difference((), "", 0.0, -0.0, SUM_OF_ZEROS, anywhere=True),
+        Difference((), "", -0.0, 0.0, SUM_OF_ZEROS, anywhere=True, kernel=True),
+        Difference((), "", 0.0, -0.0, SUM_OF_ZEROS, anywhere=True, kernel=True),
     ],
 )
 def cross_entropy(grad: Any, z: Any, targets: Any, out: Any) -> tuple[Any, Any]:

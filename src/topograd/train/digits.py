@@ -101,9 +101,9 @@ def train_digits(
     of the digits; tested on the rest. The split and the batches depend on ``seed`` alone, so
     an MLP and a CNN of one seed see the same ones.
 
-    >>> run = train_digits(steps=300, seed=0)
-    >>> run.test_accuracy >= 0.95, len(run.labels)
-    (True, 360)
+    >>> run = train_digits(steps=20, seed=0)  # (300 steps reach 95 %: tests/test_training.py)
+    >>> len(run.history.losses), len(run.labels)
+    (20, 360)
     """
     x, y, images = load_digits()
     order = np.random.default_rng(seed).permutation(len(y))

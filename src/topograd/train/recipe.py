@@ -7,9 +7,9 @@ On the scalar engine the model is micrograd's MLP of Values; on the Tensor engin
 network as Linear layers holding the very same weights, fed the whole batch at once, so both
 runs give the same losses.
 
->>> run = train("moons", steps=100, seed=0)
->>> run.accuracies[-1] >= 0.97
-True
+>>> run = train("moons", steps=3, seed=0)  # (100 steps reach 97 %: tests/test_training.py)
+>>> len(run.losses), len(run.accuracies)
+(3, 3)
 """
 
 from __future__ import annotations
