@@ -9,10 +9,12 @@ import math
 from fractions import Fraction
 
 import numpy as np
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from topograd.tensors.random.libm import c_math, fma32, fma64
+from topograd.tensors.random import cephes
+from topograd.tensors.random.libm import c_math, fma32, fma64, two_sum
 
 float32s = st.floats(
     width=32, allow_nan=False, allow_infinity=False, min_value=-(2.0**60), max_value=2.0**60
@@ -94,3 +96,38 @@ def test_the_c_librarys_functions() -> None:
     ):
         function = getattr(math, name)
         assert c_math(name, domain).tolist() == [function(v) for v in domain.tolist()]
+
+
+def test_the_cephes_steps_said_exact_are_exact(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The float32 kernel's replica skips the halfway check where it says the float64 sum is
+    exact, and the subnormal check everywhere: each such sum is checked exact (its rounding
+    error 0) and no result subnormal, on the uniforms' extremes (u1 = 1 - u near 1 and near
+    0, angles near 0) and a sample between (all 2**24 uniforms were checked when written)."""
+    k = np.concatenate(
+        [
+            np.arange(2**16),
+            np.arange(2**24 - 2**16, 2**24),
+            np.random.default_rng(3).integers(0, 2**24, 2**18),
+        ]
+    )
+    u = k.astype(np.float32) * np.float32(2.0**-24)
+    sums = {"exact": 0, "checked": 0}
+
+    def watched(kind: str) -> object:
+        def fused(a: object, b: object, c: object, normal: bool = False) -> np.ndarray:
+            product = np.multiply(a, b, dtype=np.float64)
+            total, error = two_sum(
+                product, np.broadcast_to(np.asarray(c, np.float64), product.shape)
+            )
+            assert kind == "checked" or not error.any()  # exact where said so
+            assert not ((total != 0) & (np.abs(total) < 2.0**-126)).any()  # no subnormal
+            sums[kind] += 1
+            return fma32(a, b, c)
+
+        return fused
+
+    monkeypatch.setattr(cephes, "fma32", watched("checked"))
+    monkeypatch.setattr(cephes, "fma32_exact", watched("exact"))
+    cephes.log_ps(np.float32(1) - u)
+    cephes.sincos_ps(cephes.TWO_PI_F * u)
+    assert sums == {"exact": 12, "checked": 7}

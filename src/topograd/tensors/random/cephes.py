@@ -16,6 +16,7 @@ kernel's to the bit. Only the inputs the sampler gives them are handled: the log
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
@@ -40,6 +41,7 @@ LOG_POLY = tuple(
         3.3333331174e-1,
     )
 )
+TWO_PI_F = F(2.0 * math.pi)  # the angle's factor, 2pi rounded to float32
 LN2_HIGH, LN2_LOW = F(0.693359375), F(-2.12194440e-4)  # ln 2 in two parts
 SQRT_HALF = F(0.707106781186547524)
 

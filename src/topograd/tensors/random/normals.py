@@ -24,7 +24,7 @@ import numpy as np
 
 from ...autograd.errors import RuntimeValueError
 from .capability import vectorised
-from .cephes import log_ps, sincos_ps
+from .cephes import TWO_PI_F, log_ps, sincos_ps
 from .generator import Generator
 from .kinds import c_number, cast, fill, not_implemented
 from .libm import c_math, c_math32, fma32, fma64
@@ -32,7 +32,6 @@ from .seeding import chosen
 
 Array = np.ndarray[Any, Any]
 F = np.float32
-TWO_PI_F = F(2.0 * math.pi)
 CHUNK_BLOCKS = 1024  # blocks of 16 drawn at once by the float32 kernel's replica
 
 
