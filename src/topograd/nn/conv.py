@@ -23,10 +23,13 @@ from ..autograd.errors import RuntimeValueError
 from ..ops import convolution as ops
 from ..ops.geometry import Pair, counts, geometry, pair, pool_geometry, positive
 from ..tensors import Tensor
-from ..tensors.creation import DEFAULT, checked_shape
+from ..tensors.creation import checked_shape
 from ..tensors.functions import concatenate
+from ..tensors.random import Generator
 from ..tensors.tensor import as_tensor, constant
 from ..tensors.windows import max_pool2d as pick_maxima
+from . import init
+from .layers import layer_init
 from .module import Module
 from .parameter import Parameter, factory_dtype
 
@@ -255,13 +258,14 @@ class Conv2d(Module):
         self.kernel_size, self.stride = pair(kernel_size, "kernel_size"), pair(stride, "stride")
         self.dilation, self.padding_mode = pair(dilation, "dilation"), padding_mode
         self.padding: Any = _layer_padding(padding, self.stride)
-        rng = DEFAULT.numbers if seed is None else np.random.default_rng(seed)
+        generator = None if seed is None else Generator().manual_seed(seed)
         shape = checked_shape((out_channels, in_channels // groups, *self.kernel_size))
-        fan_in = math.prod(shape[1:])
-        bound = 1.0 / math.sqrt(fan_in) if fan_in else 0.0
-        self.weight = Parameter(rng.uniform(-bound, bound, shape).astype(kind))
-        biases = rng.uniform(-bound, bound, out_channels).astype(kind)
-        self.bias = Parameter(biases) if bias else None
+        self.weight = Parameter(np.empty(shape, kind))
+        self.bias = Parameter(np.zeros(out_channels, kind)) if bias else None
+        fan_in = layer_init(self.weight, generator)  # (PyTorch's order: weight, then bias)
+        if self.bias is not None and fan_in:
+            bound = 1 / math.sqrt(fan_in)
+            init.uniform_(self.bias, -bound, bound, generator)
 
     def forward(self, input: Any) -> Tensor:  # noqa: A002 - PyTorch's names
         x, padding = input, self.padding

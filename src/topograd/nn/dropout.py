@@ -1,8 +1,9 @@
 """Dropout, as PyTorch's: in training, each element kept with probability 1 - p and scaled by
 1 / (1 - p) (inverted dropout, so evaluation needs no scaling), else zeroed; in evaluation the
 input itself. The mask is drawn from topograd's generator (``tg.manual_seed``, or a
-``Generator``): NumPy's numbers, not PyTorch's, so the same seed gives the same mask in
-topograd from run to run, not the mask PyTorch draws.
+``Generator``) as PyTorch's CPU kernel draws it (``bernoulli_(1 - p)``, one 53-bit uniform per
+element): the same seed gives PyTorch's mask, except on Intel CPUs, where PyTorch draws it
+with MKL's own generator instead.
 
 The output is the input times the scaled mask (one ``mul`` of the registry), as PyTorch
 computes it, so the gradient is the upstream gradient times the same scaled mask.
@@ -21,7 +22,7 @@ import numbers
 import numpy as np
 
 from ..tensors import Generator, Tensor
-from ..tensors.creation import DEFAULT
+from ..tensors.random import bernoulli_
 from ..tensors.tensor import as_tensor
 from .module import Module
 
@@ -51,7 +52,7 @@ def dropout(
     if keep == 0.0:  # everything dropped: x times 0, as PyTorch (inf and nan give nan)
         scale = np.zeros(x.shape, x.dtype)
     else:
-        kept = (generator or DEFAULT).numbers.random(x.shape) < keep
+        kept = bernoulli_(np.empty_like(x.data, np.bool_), keep, generator=generator)
         scale = (kept / np.asarray(keep, x.dtype)).astype(x.dtype)
     return x * scale
 

@@ -17,8 +17,9 @@ from typing import Any
 import numpy as np
 
 from ..tensors import Tensor
-from ..tensors.creation import DEFAULT, checked_shape
+from ..tensors.creation import checked_shape
 from ..tensors.functions import where
+from ..tensors.random import normal_
 from .module import Module
 from .parameter import Parameter, factory_dtype
 
@@ -68,8 +69,9 @@ def embedding(
 
 class Embedding(Module):
     """A table of ``num_embeddings`` rows of ``embedding_dim`` numbers, drawn from N(0, 1) with
-    topograd's generator (``tg.manual_seed``), float32 unless ``dtype`` says otherwise, on the
-    CPU (``device``); the row ``padding_idx`` starts at zeros and learns nothing."""
+    topograd's generator (``tg.manual_seed``: PyTorch's numbers for the seed), float32 unless
+    ``dtype`` says otherwise, on the CPU (``device``); the row ``padding_idx`` starts at zeros
+    and learns nothing."""
 
     def __init__(
         self,
@@ -84,7 +86,7 @@ class Embedding(Module):
         shape = checked_shape((num_embeddings, embedding_dim))
         self.num_embeddings, self.embedding_dim = num_embeddings, embedding_dim
         self.padding_idx = _padding(padding_idx, num_embeddings)
-        table = DEFAULT.numbers.standard_normal(shape).astype(kind)
+        table = normal_(np.empty(shape, kind))  # (PyTorch's init.normal_: its numbers)
         if self.padding_idx is not None:
             table[self.padding_idx] = 0.0
         self.weight = Parameter(table)

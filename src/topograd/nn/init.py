@@ -5,8 +5,8 @@
 Each writes into the Tensor's numbers where they are (keeping its dtype), records nothing in
 a graph (as PyTorch's, which run under ``no_grad``), counts as a write in place (a graph made
 before it refuses a backward through it) and returns the Tensor. The random numbers come from
-``generator`` or from topograd's default one (``tg.manual_seed``): NumPy's, not PyTorch's, so
-the bounds and the distributions are PyTorch's but not the draws.
+``generator`` or from topograd's default one (``tg.manual_seed``), drawn as PyTorch draws
+them: the same seed gives PyTorch's numbers.
 
 >>> import topograd as tg
 >>> w = tg.nn.Parameter(tg.zeros(64, 32))
@@ -26,7 +26,8 @@ import numpy as np
 
 from ..autograd.modes import no_grad
 from ..tensors import Generator, Tensor
-from ..tensors.creation import DEFAULT
+from ..tensors.random import normal_ as normal_array
+from ..tensors.random import uniform_ as uniform_array
 
 _GAIN_ONE = (
     "linear",
@@ -100,10 +101,6 @@ def _written(tensor: Tensor, numbers_: Any) -> Tensor:
     return tensor
 
 
-def _numbers(generator: Generator | None) -> np.random.Generator:
-    return (generator or DEFAULT).numbers
-
-
 def _empty(tensor: Tensor) -> bool:
     """A Tensor of no elements, which PyTorch leaves as it is, with a warning."""
     if tensor.numel() == 0:
@@ -116,14 +113,16 @@ def uniform_(
     tensor: Tensor, a: float = 0.0, b: float = 1.0, generator: Generator | None = None
 ) -> Tensor:
     """Numbers drawn evenly from [a, b)."""
-    return _written(tensor, _numbers(generator).uniform(a, b, tensor.shape))
+    drawn = uniform_array(np.empty(tensor.shape, tensor.dtype), a, b, generator=generator)
+    return _written(tensor, drawn)
 
 
 def normal_(
     tensor: Tensor, mean: float = 0.0, std: float = 1.0, generator: Generator | None = None
 ) -> Tensor:
     """Numbers drawn from the normal distribution N(mean, std²)."""
-    return _written(tensor, _numbers(generator).normal(mean, std, tensor.shape))
+    drawn = normal_array(np.empty(tensor.shape, tensor.dtype), mean, std, generator=generator)
+    return _written(tensor, drawn)
 
 
 def constant_(tensor: Tensor, val: float) -> Tensor:

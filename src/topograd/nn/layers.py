@@ -17,9 +17,11 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ..tensors import Tensor
-from ..tensors.creation import DEFAULT, checked_shape
+from ..tensors.creation import checked_shape
 from ..tensors.functions import linear as fused_linear
+from ..tensors.random import Generator
 from ..tensors.tensor import Operand, as_tensor
+from . import init
 from .containers import Sequential
 from .module import Module
 from .parameter import Parameter, as_input, factory_dtype
@@ -55,9 +57,10 @@ def linear(input: Operand, weight: Tensor, bias: Tensor | None = None) -> Tensor
 
 class Linear(Module):
     """y = x W^T + b, W of shape (out_features, in_features); weights and bias uniform in
-    +-1/sqrt(in_features), PyTorch's initialisation, drawn from ``seed`` or else from
-    topograd's generator (``tg.manual_seed``); float32 unless ``dtype`` says otherwise, on the
-    CPU (``device``). Both are ``Parameter``s."""
+    +-1/sqrt(in_features), drawn as PyTorch draws them (``kaiming_uniform_`` with a = sqrt(5),
+    then the bias), so a seed gives PyTorch's numbers: from a generator of ``seed``, or else
+    from topograd's (``tg.manual_seed``); float32 unless ``dtype`` says otherwise, on the CPU
+    (``device``). Both are ``Parameter``s."""
 
     def __init__(
         self,
@@ -72,12 +75,13 @@ class Linear(Module):
         kind = factory_dtype(device, dtype)
         shape = checked_shape((out_features, in_features))
         self.in_features, self.out_features = in_features, out_features
-        rng = DEFAULT.numbers if seed is None else np.random.default_rng(seed)
-        bound = 1.0 / math.sqrt(in_features) if in_features else 0.0
-        self.weight = Parameter(rng.uniform(-bound, bound, shape).astype(kind))
-        self.bias = (
-            Parameter(rng.uniform(-bound, bound, out_features).astype(kind)) if bias else None
-        )
+        generator = None if seed is None else Generator().manual_seed(seed)
+        self.weight = Parameter(np.empty(shape, kind))
+        self.bias = Parameter(np.empty(out_features, kind)) if bias else None
+        fan_in = layer_init(self.weight, generator)
+        if self.bias is not None:
+            bound = 1 / math.sqrt(fan_in) if fan_in > 0 else 0
+            init.uniform_(self.bias, -bound, bound, generator)
 
     def forward(self, input: Operand) -> Tensor:  # noqa: A002 - PyTorch's names
         return linear(input, self.weight, self.bias)
@@ -91,6 +95,15 @@ class Linear(Module):
             f"Linear(in_features={self.in_features}, out_features={self.out_features}, "
             f"bias={self.bias is not None})"
         )
+
+
+def layer_init(weight: Parameter, generator: Generator | None) -> int:
+    """A Linear's or a convolution's weight drawn as PyTorch's ``reset_parameters`` draws it
+    (nothing drawn where it is empty, without PyTorch's warning); returns its fan-in, of
+    which PyTorch derives the bias's bound."""
+    if weight.numel():
+        init.kaiming_uniform_(weight, a=math.sqrt(5), generator=generator)
+    return init.fan_in_and_fan_out(weight)[0]
 
 
 class ReLU(Module):

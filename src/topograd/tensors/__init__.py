@@ -1,9 +1,9 @@
 """The Tensor kind: NumPy arrays on the same engine and the same registry of ops."""
 
 from ..autograd.function import Function, FunctionCtx
+from . import random
 from .contracting import einsum, outer, tensordot
 from .creation import (
-    Generator,
     arange,
     eye,
     float16,
@@ -11,11 +11,8 @@ from .creation import (
     float64,
     full,
     linspace,
-    manual_seed,
     ones,
     ones_like,
-    rand,
-    randn,
     tensor,
     zeros,
     zeros_like,
@@ -32,6 +29,26 @@ from .functions import (
 )
 from .kind import TENSOR as TENSOR  # the kind registers itself with the engine
 from .memory import keep_freed_memory
+from .random import (
+    Generator,
+    bernoulli,
+    default_generator,
+    fork_rng,
+    get_rng_state,
+    initial_seed,
+    manual_seed,
+    multinomial,
+    normal,
+    rand,
+    rand_like,
+    randint,
+    randint_like,
+    randn,
+    randn_like,
+    randperm,
+    seed,
+    set_rng_state,
+)
 from .tensor import Tensor
 
 cat = concat = concatenate  # PyTorch's names
@@ -44,26 +61,41 @@ __all__ = [
     "Generator",
     "Tensor",
     "arange",
+    "bernoulli",
     "cat",
     "concat",
     "concatenate",
     "cross_entropy",
+    "default_generator",
     "einsum",
     "eye",
     "float16",
     "float32",
     "float64",
+    "fork_rng",
     "from_numpy",
     "full",
+    "get_rng_state",
+    "initial_seed",
     "linspace",
     "log_softmax",
     "manual_seed",
     "mse_loss",
+    "multinomial",
+    "normal",
     "ones",
     "ones_like",
     "outer",
     "rand",
+    "rand_like",
+    "randint",
+    "randint_like",
     "randn",
+    "randn_like",
+    "random",
+    "randperm",
+    "seed",
+    "set_rng_state",
     "softmax",
     "stack",
     "tensor",

@@ -1,24 +1,17 @@
 """Making Tensors, in PyTorch's spelling: ``zeros``, ``ones``, ``full``, ``eye``,
-``arange``, ``linspace``, ``zeros_like``, ``ones_like``, and random ones (``rand``, ``randn``)
-from ``manual_seed`` or a ``Generator``. Sizes are given as PyTorch takes them, ``zeros(2, 3)``
-or ``zeros((2, 3))``; ``dtype`` is a NumPy dtype (``tg.float32``, ``tg.float64``, the
-default, as every Tensor of topograd's) and ``requires_grad`` makes a leaf that wants a
-gradient.
+``arange``, ``linspace``, ``zeros_like``, ``ones_like`` (the random ones, PyTorch's numbers for
+the same seed, are in ``tensors.random``). Sizes are given as PyTorch takes them,
+``zeros(2, 3)`` or ``zeros((2, 3))``; ``dtype`` is a NumPy dtype (``tg.float32``,
+``tg.float64``, the default, as every Tensor of topograd's) and ``requires_grad`` makes a leaf
+that wants a gradient.
 
-Every Tensor holds floats: ``arange(5)`` gives float64 where PyTorch gives int64. The random
-numbers are NumPy's (PCG64), not PyTorch's: the same seed gives the same numbers
-in topograd from run to run, not the numbers PyTorch draws.
+Every Tensor holds floats: ``arange(5)`` gives float64 where PyTorch gives int64.
 
 >>> import topograd as tg
 >>> tg.zeros(2, 3).shape, tg.ones((2,)).tolist(), tg.arange(0, 1, 0.25).tolist()
 ((2, 3), [1.0, 1.0], [0.0, 0.25, 0.5, 0.75])
 >>> tg.tensor([[1, 2]], requires_grad=True).dtype
 dtype('float64')
->>> _ = tg.manual_seed(0)
->>> a = tg.randn(3)
->>> _ = tg.manual_seed(0)
->>> bool((tg.randn(3) == a).all())
-True
 """
 
 from __future__ import annotations
@@ -33,25 +26,6 @@ from .shaping import as_sizes
 from .tensor import Tensor
 
 float16, float32, float64 = np.float16, np.float32, np.float64
-
-
-class Generator:
-    """A source of random numbers, as ``torch.Generator``: ``manual_seed(s)`` restarts it."""
-
-    def __init__(self) -> None:
-        self.numbers = np.random.default_rng()
-
-    def manual_seed(self, seed: int) -> Generator:
-        self.numbers = np.random.default_rng(int(seed))
-        return self
-
-
-DEFAULT = Generator()
-
-
-def manual_seed(seed: int) -> Generator:
-    """Restart the default generator (``rand``, ``randn`` without ``generator=``)."""
-    return DEFAULT.manual_seed(seed)
 
 
 def _size(size: tuple[Any, ...]) -> tuple[int, ...]:
@@ -135,19 +109,3 @@ def zeros_like(t: Any, dtype: Any = None, requires_grad: bool = False) -> Tensor
 def ones_like(t: Any, dtype: Any = None, requires_grad: bool = False) -> Tensor:
     like = t.data if isinstance(t, Tensor) else np.asarray(t)
     return _made(np.ones(like.shape), dtype or like.dtype, requires_grad)
-
-
-def rand(
-    *size: Any, generator: Generator | None = None, dtype: Any = None, requires_grad: bool = False
-) -> Tensor:
-    """Numbers drawn evenly from [0, 1)."""
-    numbers = (generator or DEFAULT).numbers
-    return _made(numbers.random(_size(size)), dtype, requires_grad)
-
-
-def randn(
-    *size: Any, generator: Generator | None = None, dtype: Any = None, requires_grad: bool = False
-) -> Tensor:
-    """Numbers drawn from the standard normal distribution."""
-    numbers = (generator or DEFAULT).numbers
-    return _made(numbers.standard_normal(_size(size)), dtype, requires_grad)
