@@ -277,6 +277,28 @@ def test_a_number_that_would_be_baked_in_stops_the_trace(leak: Callable[[Value],
     assert float(Value(2.5)) == 2.5 and type(Value(2.5).data) is float  # all put back
 
 
+@pytest.mark.parametrize(
+    "leak",
+    [
+        lambda x: x * float(f"{x.data:.1f}"),
+        lambda x: x * float(f"{x.data}"),
+        lambda x: x * float(str(x.data)),
+        lambda x: x * float(repr(x.item())),
+        lambda x: x * float(format(x.data, "g")),
+        lambda x: x * float("%s" % x.data),  # noqa: UP031 - the old spelling is a way too
+        lambda x: x * float("{}".format(x.data * 2)),  # noqa: UP032
+        lambda x: x * float(str(x).split("=")[1].split(",")[0]),
+        lambda x: x * float(repr(x)[11:14]),
+        lambda x: x * len(f"{x}"),
+    ],
+)
+def test_a_number_read_as_text_stops_the_trace(leak: Callable[[Value], Value]) -> None:
+    with pytest.raises(TraceError, match=r"text \(str\(\), repr\(\), format\(\)"):
+        tg.compile(leak)(Value(2.0))
+    x = Value(2.5)  # all put back: text again outside a trace
+    assert (repr(x), f"{x.data:.1f}", str(x.data)) == ("Value(data=2.5, grad=0.0)", "2.5", "2.5")
+
+
 def test_a_write_by_hand_inside_is_refused() -> None:
     def by_hand(x: Value) -> Value:
         x.data = 3.0
