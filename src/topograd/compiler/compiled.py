@@ -99,9 +99,9 @@ class Compiled:
                 "tg.compile(grads=True) returns the gradients: the function returns its "
                 "output and calls no backward() (the compiled code runs it)"
             )
-        name = getattr(self.fn, "__name__", "") or "compiled"
-        name = name if name.isidentifier() else "compiled"
-        made = Source(trace, name, self.grads)
+        wanted = getattr(self.fn, "__name__", "")
+        made = Source(trace, wanted if isinstance(wanted, str) else "", self.grads)
+        name = made.name  # the function's own where it is a plain name the code does not use
         code = builtins.compile(made.text, f"<tg.compile {name} #{self.traces}>", "exec")
         namespace = dict(made.namespace)
         exec(code, namespace)  # code made here, from the registry: no text of the user
