@@ -11,9 +11,10 @@ Value stops there (its number is the code's input, read on every call), and so d
 would run the user's code (a property of their class).
 
 A call replays a trace only where every guard still holds (``holds``); after the trace,
-``verify`` refuses what would make a replay wrong: a function that changes what it reads (the
-code would not change it again), and a Value of the graph that no guard finds again (reached
-some other way: the code could not tell whether it is the same one on the next call).
+``verify`` refuses what would make a replay wrong: a function that draws from an iterator (its
+next item is another one, the same object), that changes what it reads (the code would not
+change it again), and a Value of the graph that no guard finds again (reached some other way:
+the code could not tell whether it is the same one on the next call).
 
 >>> import topograd as tg
 >>> k = 2.0
@@ -31,7 +32,7 @@ import functools
 import marshal
 import numbers
 import types
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from ..scalar.tracked import TraceError
@@ -208,6 +209,14 @@ class Outside:
     def verify(self, captured: list[Value]) -> None:
         """After the trace: refuse a function that changed what it reads, and a Value of the
         graph (not an argument's) that no guard finds again."""
+        drawn = next((g for g in self.guards if isinstance(g.held, Iterator)), None)
+        if drawn is not None:
+            raise TraceError(
+                f"tg.compile: the function reads the iterator {drawn.what()} from outside its "
+                "arguments (a generator, an iterator, a file): its next item is another one on "
+                "every call, where the compiled code would keep this call's. Draw from it "
+                "outside the compiled function and pass what it gives as an argument"
+            )
         changed = self.changed()
         if changed is not None:
             raise TraceError(
