@@ -45,8 +45,8 @@ def compiled(fast: Any, data: list[float], outside: list[Value]) -> list[bytes]:
     return found
 
 
-def the_issue_s_cases() -> list[
-    tuple[str, Callable[[], tuple[Any, Callable[[], None], list[Value]]]]
+def outside_reads() -> list[
+    tuple[str, Callable[[], tuple[Any, Callable[[], None], Callable[[], list[Value]]]]]
 ]:
     """Each: a function reading state outside its arguments, a change of that state, and the
     Values outside whose gradients it adds to (those read after the change)."""
@@ -105,9 +105,9 @@ def _scale_as_it_was() -> Any:
 
 
 @pytest.mark.parametrize(
-    "case", [c for _, c in the_issue_s_cases()], ids=[n for n, _ in the_issue_s_cases()]
+    "case", [c for _, c in outside_reads()], ids=[n for n, _ in outside_reads()]
 )
-def test_the_issue_s_reads_outside_the_arguments_are_never_stale(case: Any) -> None:
+def test_a_change_outside_the_arguments_traces_again(case: Any) -> None:
     f, change, outside = case()
     fast = tg.compile(f)
     assert compiled(fast, [3.0], outside()) == eager(f, [3.0], outside())
@@ -121,7 +121,7 @@ def test_the_issue_s_reads_outside_the_arguments_are_never_stale(case: Any) -> N
 
 
 @pytest.mark.parametrize(
-    "case", [c for _, c in the_issue_s_cases()], ids=[n for n, _ in the_issue_s_cases()]
+    "case", [c for _, c in outside_reads()], ids=[n for n, _ in outside_reads()]
 )
 def test_without_retrace_a_change_outside_is_an_error_and_nothing_is_written(case: Any) -> None:
     f, change, outside = case()
@@ -136,7 +136,7 @@ def test_without_retrace_a_change_outside_is_an_error_and_nothing_is_written(cas
     assert x.grad == 0.0 and all(v.grad == 0.0 for v in outside())
 
 
-def test_the_issue_s_example_word_for_word() -> None:
+def test_a_value_swapped_in_a_dict_gets_its_gradient() -> None:
     state = {"w": tg.Value(2.0)}
     cf = tg.compile(lambda x: x * state["w"])
     assert cf(tg.Value(3.0)) == 6.0

@@ -87,49 +87,69 @@ def key_of(args: Any, leaves: bool = True) -> tuple[Key, list[Value]]:
         kind = type(x)
         if kind is Value or isinstance(x, Value):
             tokens.append(_position(x, values, seen, leaves))
-        elif kind in PLAIN or isinstance(x, (numbers.Number, str, bytes)):
+            continue
+        if kind in PLAIN or isinstance(x, (numbers.Number, str, bytes)):
             tokens.append((kind, repr(x)))  # repr: nan equals nan, -0.0 is not 0.0
-        elif id(x) in entered:
+            continue
+        if id(x) in entered:
             tokens.append(("again", Identity(x)))
-        elif kind is list or kind is tuple or kind is dict or isinstance(x, CONTAINERS):
-            entered.add(id(x))
-            items = [z for pair in x.items() for z in pair] if isinstance(x, dict) else list(x)
-            tokens.append((kind, None, len(items)))
-            stack.extend(reversed(items))
-        elif isinstance(x, METHODS) and not isinstance(x.__self__, (types.ModuleType, type(None))):
+            continue
+        way, slots = (CONTAINER, ()) if kind in EXACT else _way_of(kind)
+        if way == IDENTITY or (way == METHOD and isinstance(x.__self__, UNBOUND)):
+            tokens.append(("object", Identity(x)))
+        elif way == METHOD:  # its function, and the object it is bound to
             function = getattr(x, "__func__", None)
             tokens.append((kind, Identity(function) if function else x.__name__))
             stack.append(x.__self__)
-        elif _is_array(x):
+        elif way == ARRAY:
             tokens.append((kind, x.dtype.str, x.shape, x.tobytes()))
         else:
-            held = attributes(x)
-            if held is None:
-                tokens.append(("object", Identity(x)))
-                continue
             entered.add(id(x))
-            items = [z for pair in held for z in pair]
-            module = _is_module(x)  # by identity too; its attributes: its settings
-            tokens.append((kind, Identity(x) if module else None, len(items)))
+            if way == CONTAINER:
+                items = [z for p in x.items() for z in p] if isinstance(x, dict) else list(x)
+            else:  # a module (by identity too; its attributes: its settings), an object
+                held = [*getattr(x, "__dict__", {}).items()]
+                held += [(name, getattr(x, name, _UNSET)) for name in slots]
+                items = [z for pair in held for z in pair]
+            tokens.append((kind, Identity(x) if way == MODULE else None, len(items)))
             stack.extend(reversed(items))
     return tuple(tokens), values
 
 
-def attributes(x: Any) -> list[tuple[str, Any]] | None:
-    """The attributes that stand for ``x`` in a key, a module's or an object's of a class of
-    the user's: None for anything compared by identity."""
-    kind = type(x)
-    if isinstance(x, (types.FunctionType, types.ModuleType, type, LIVE)):
-        return None
-    if not _is_module(x) and not is_users_class(kind) and kind is not types.SimpleNamespace:
-        return None
-    found = list(vars(x).items()) if hasattr(x, "__dict__") else []
-    for cls in kind.__mro__:
-        slots = cls.__dict__.get("__slots__", ())
-        for name in [slots] if isinstance(slots, str) else slots:
-            if name not in ("__dict__", "__weakref__"):
-                found.append((name, getattr(x, name, _UNSET)))
+# How the objects of a class are keyed, decided once per class (with the names of its slots).
+CONTAINER, METHOD, ARRAY, IDENTITY, MODULE, OBJECT = range(6)
+EXACT = frozenset({list, tuple, dict})
+UNBOUND = (types.ModuleType, type(None))  # a builtin function's __self__: not an object's
+_WAYS: dict[type, tuple[int, tuple[str, ...]]] = {}
+
+
+def _way_of(kind: type) -> tuple[int, tuple[str, ...]]:
+    found = _WAYS.get(kind)
+    if found is None:
+        found = _WAYS[kind] = _decide(kind)
     return found
+
+
+def _decide(kind: type) -> tuple[int, tuple[str, ...]]:
+    numpy = sys.modules.get("numpy")  # not imported here: no array without it
+    if issubclass(kind, CONTAINERS):
+        return CONTAINER, ()
+    if issubclass(kind, METHODS):
+        return METHOD, ()
+    if numpy is not None and issubclass(kind, numpy.ndarray):
+        return ARRAY, ()
+    if issubclass(kind, (types.FunctionType, types.ModuleType, type, *LIVE)):
+        return IDENTITY, ()
+    module = callable(getattr(kind, "parameters", None))  # tg.nn's, or one like it
+    if not (module or is_users_class(kind) or kind is types.SimpleNamespace):
+        return IDENTITY, ()
+    slots = [[s] if isinstance(s, str) else list(s) for s in _all_slots(kind)]
+    names = tuple(n for group in slots for n in group if n not in ("__dict__", "__weakref__"))
+    return (MODULE if module else OBJECT), names
+
+
+def _all_slots(kind: type) -> list[Any]:
+    return [cls.__dict__["__slots__"] for cls in kind.__mro__ if "__slots__" in cls.__dict__]
 
 
 class _Unset:
@@ -138,15 +158,6 @@ class _Unset:
 
 
 _UNSET = _Unset()  # a slot not written: compared by identity, as one object
-
-
-def _is_array(x: object) -> bool:
-    numpy = sys.modules.get("numpy")  # not imported here: no array without it
-    return numpy is not None and isinstance(x, numpy.ndarray)
-
-
-def _is_module(x: object) -> bool:
-    return callable(getattr(x, "parameters", None)) and hasattr(x, "__dict__")
 
 
 def _position(x: Value, values: list[Value], seen: dict[int, int], leaves: bool) -> int:

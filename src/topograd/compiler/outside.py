@@ -37,7 +37,7 @@ from typing import Any
 
 from ..scalar.tracked import TraceError
 from ..scalar.value import Value
-from .keys import CONTAINERS, METHODS, PLAIN, Identity, Key, key_of
+from .keys import CONTAINERS, METHODS, PLAIN, UNBOUND, Identity, Key, key_of
 from .reads import Source, Unread, functions_of, is_users_class, sources_of
 
 MAX_FUNCTIONS = 256  # the user's functions read per trace, at most (their code, once each)
@@ -58,7 +58,7 @@ class Guard:
             self.way = "same"
         elif type(value) in PLAIN or isinstance(value, (numbers.Number, str, bytes, Unread)):
             self.way, self.key = "number", repr(value)
-        elif isinstance(value, METHODS) and not isinstance(value.__self__, NOT_BOUND):
+        elif isinstance(value, METHODS) and not isinstance(value.__self__, UNBOUND):
             self.way = "method"  # its object is a guard of its own (``Outside._add``)
         else:
             self.way, self.key, self.values = _way(value)
@@ -124,7 +124,6 @@ def objects_in(key: Key) -> list[Any]:
 
 
 SELF = (True, "__self__")  # the step from a bound method to its object
-NOT_BOUND = (types.ModuleType, type(None))  # a builtin function's __self__: not an object's
 
 
 def _way(value: Any) -> tuple[str, Any, list[Value]]:
