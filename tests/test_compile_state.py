@@ -99,9 +99,10 @@ def outside_reads() -> list[
 
 @pytest.fixture(autouse=True)
 def _scale_as_it_was() -> Any:
-    global SCALE
+    global SCALE, HALF
     yield
-    SCALE = 2.0
+    SCALE, HALF, Biased.bias = 2.0, 0.5, 0.0
+    cached_half.cache_clear()
 
 
 @pytest.mark.parametrize(
@@ -162,8 +163,29 @@ class Affine:
         return x * self.w * self.k + SCALE
 
 
+class Biased(Affine):
+    bias = 0.0  # a class attribute, read through the object
+
+    def __call__(self, x: Value) -> Value:
+        return super().__call__(x) + self.bias
+
+
 def helper(x: Value) -> Value:
     return x * SCALE
+
+
+HALF = 0.5  # read by a helper behind a decorator of the standard library's
+
+
+@functools.lru_cache
+def cached_half() -> float:
+    return HALF
+
+
+def halved() -> None:
+    global HALF
+    HALF = 0.25
+    cached_half.cache_clear()
 
 
 CHANGES = {
@@ -174,20 +196,23 @@ CHANGES = {
     "an array in place": lambda c, layers, table, fs: table.__setitem__(1, -3.0),
     "a function in a dict": lambda c, layers, table, fs: fs.__setitem__("f", lambda x: x * x),
     "a global helpers read": lambda c, layers, table, fs: globals().__setitem__("SCALE", -4.0),
+    "a class attribute": lambda c, layers, table, fs: setattr(Biased, "bias", 3.0),
+    "a global read behind lru_cache": lambda c, layers, table, fs: halved(),
 }
 
 
 @pytest.mark.parametrize("change", CHANGES.values(), ids=CHANGES.keys())
 def test_attributes_helpers_methods_and_arrays_are_guarded(change: Callable[..., Any]) -> None:
     config = Config(2.0, Value(0.5))
-    layers = [Affine(1.5, 2.0), Affine(-0.5, 1.0)]
+    layers = [Affine(1.5, 2.0), Biased(-0.5, 1.0)]
     table = np.array([1.0, 2.0])
     functions = {"f": helper}
 
     def f(x: Value) -> Value:
         for layer in layers:  # a method of the user's class, on an object from a list
             x = layer(x)
-        return functions["f"](x) * config.scale + config.shift + table[1] * x + math.pi
+        shift = config.shift * cached_half()
+        return functions["f"](x) * config.scale + shift + table[1] * x + math.pi
 
     def outside() -> list[Value]:
         return [config.shift, *[layer.w for layer in layers]]

@@ -6,11 +6,11 @@ subclasses too) by their contents; NumPy arrays by dtype, shape and bytes; Value
 (their identity: each call's Values are the code's inputs); a module (anything with
 ``parameters()``) by identity and attributes (its parameters, and its configuration:
 ``nonlin``, ``training``); an object of a class of the user's (``reads.is_users_class``) by its
-attributes; a bound method by its function and the object it is bound to; anything else (a
-function, a class, an optimizer, an object of a library) by identity, held so that its id is
-not reused. Two calls with equal keys build the same graph, up to the numbers in Values and the
-branches Python takes on them; those are the guards ``watching`` records
-(``scalar/watch.py``).
+attributes and by its class (a class of the user's by identity and attributes); a bound
+method by its function and the object it is bound to; anything else (a function, a class of a
+library, an optimizer, an object of a library) by identity, held so that its id is not reused.
+Two calls with equal keys build the same graph, up to the numbers in Values and the branches
+Python takes on them; those are the guards ``watching`` records (``scalar/watch.py``).
 
 >>> import topograd as tg
 >>> x = tg.Value(1.0)
@@ -95,6 +95,8 @@ def key_of(args: Any, leaves: bool = True) -> tuple[Key, list[Value]]:
             tokens.append(("again", Identity(x)))
             continue
         way, slots = (CONTAINER, ()) if kind in EXACT else _way_of(kind)
+        if way == CLASS and not is_users_class(x):
+            way = IDENTITY
         if way == IDENTITY or (way == METHOD and isinstance(x.__self__, UNBOUND)):
             tokens.append(("object", Identity(x)))
         elif way == METHOD:  # its function, and the object it is bound to
@@ -107,17 +109,23 @@ def key_of(args: Any, leaves: bool = True) -> tuple[Key, list[Value]]:
             entered.add(id(x))
             if way == CONTAINER:
                 items = [z for p in x.items() for z in p] if isinstance(x, dict) else list(x)
+            elif way == CLASS:  # its attributes and its own bases' (self.k, k the class's)
+                held = [pair for c in x.__mro__ if is_users_class(c) for pair in vars(c).items()]
+                items = [z for pair in held for z in pair]
             else:  # a module (by identity too; its attributes: its settings), an object
                 held = [*getattr(x, "__dict__", {}).items()]
                 held += [(name, getattr(x, name, _UNSET)) for name in slots]
                 items = [z for pair in held for z in pair]
-            tokens.append((kind, Identity(x) if way == MODULE else None, len(items)))
+                if is_users_class(kind):
+                    items.append(kind)  # its class: an attribute read through the object
+            named = way == MODULE or way == CLASS  # by identity too
+            tokens.append((kind, Identity(x) if named else None, len(items)))
             stack.extend(reversed(items))
     return tuple(tokens), values
 
 
 # How the objects of a class are keyed, decided once per class (with the names of its slots).
-CONTAINER, METHOD, ARRAY, IDENTITY, MODULE, OBJECT = range(6)
+CONTAINER, METHOD, ARRAY, IDENTITY, MODULE, OBJECT, CLASS = range(7)
 EXACT = frozenset({list, tuple, dict})
 UNBOUND = (types.ModuleType, type(None))  # a builtin function's __self__: not an object's
 _WAYS: dict[type, tuple[int, tuple[str, ...]]] = {}
@@ -138,7 +146,9 @@ def _decide(kind: type) -> tuple[int, tuple[str, ...]]:
         return METHOD, ()
     if numpy is not None and issubclass(kind, numpy.ndarray):
         return ARRAY, ()
-    if issubclass(kind, (types.FunctionType, types.ModuleType, type, *LIVE)):
+    if issubclass(kind, type):  # a class: the user's by its attributes (per class)
+        return CLASS, ()
+    if issubclass(kind, (types.FunctionType, types.ModuleType, *LIVE)):
         return IDENTITY, ()
     module = callable(getattr(kind, "parameters", None))  # tg.nn's, or one like it
     if not (module or is_users_class(kind) or kind is types.SimpleNamespace):

@@ -184,7 +184,19 @@ def is_users_file(filename: str) -> bool:
 
 
 def is_users_class(kind: type) -> bool:
-    """Whether ``kind`` is a class of the user's code (see ``is_users_file``)."""
+    """Whether ``kind`` is a class of the user's code (see ``is_users_file``); kept per class."""
+    found = _USERS.get(kind)
+    if found is None:
+        found = _USERS[kind] = _is_users_class(kind)
+    return found
+
+
+_USERS: dict[type, bool] = {}
+
+
+def _is_users_class(kind: type) -> bool:
+    if not isinstance(kind.__module__, str):
+        return False
     if kind.__module__ == "__main__":  # a script's, a notebook's (its __main__ a launcher's)
         return True
     module = sys.modules.get(kind.__module__)
@@ -194,7 +206,17 @@ def is_users_class(kind: type) -> bool:
 
 def functions_of(x: Any) -> list[Any]:
     """The user's functions that ``x`` leads to, whose reads count too: a function itself, a
-    bound method's, and those of a class of the user's (an object's class included)."""
+    bound method's, those of a class of the user's (an object's class included), and the one
+    a decorator wraps (``functools.wraps``, ``lru_cache``: its ``__wrapped__``)."""
+    wrapped = x
+    for _ in range(8):  # a chain of decorators, followed a little way
+        wrapped = getattr(wrapped, "__wrapped__", None)
+        if isinstance(wrapped, types.FunctionType):
+            return [*functions_of(wrapped), *_own_functions(x)]
+    return _own_functions(x)
+
+
+def _own_functions(x: Any) -> list[Any]:
     if isinstance(x, types.FunctionType):
         return [x] if is_users_file(x.__code__.co_filename) else []
     if isinstance(x, types.MethodType):
