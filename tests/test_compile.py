@@ -133,6 +133,91 @@ def test_random_graphs_of_every_scalar_op_give_the_engines_bits(data: st.DataObj
     assert_same((out.data, [x.grad for x in xs]), (fast(*ys), [y.grad for y in ys]))
 
 
+# The same random graphs, reading state outside their arguments: a closure number, a Value
+# held in a dict, a global, a flag that picks a branch and a list whose length is a loop's. The
+# state changes between calls (or does not, or only a Value's number does: an input); each
+# call gives the eager engine's bits, and a call after no change of state is replayed.
+
+OUTSIDE = 0.5  # the global of the programs below
+
+
+def outside_program(
+    program: Program, n: int
+) -> tuple[Callable[..., Value], Callable[[str, float], bool], Callable[[], list[Value]]]:
+    """A function of the program's leaves reading state outside them; a function that changes
+    one piece of that state (and says whether the trace reads it); the Values outside."""
+    state = {"w": Value(1.5)}  # a Value held in a dict
+    k, flag, items = 2.0, True, [Value(0.25)]  # closure variables: a number, a flag, a list
+
+    def f(*leaves: Value) -> Value:
+        nodes: list[Any] = [*leaves, state["w"], k, OUTSIDE]
+        for op, args in program.steps:
+            nodes.append(OPS[op](*[nodes[a] for a in args]))
+        total = leaves[0] * k
+        for extra in nodes[n:]:  # every node feeds the output
+            total = total + extra * 0.5
+        total = total * tg.sum(items) if flag else total - state["w"]
+        for v in items:
+            total = total + v * OUTSIDE
+        return total
+
+    def change(kind: str, number: float) -> bool:
+        global OUTSIDE
+        nonlocal k, flag
+        if kind == "k":
+            k = number
+        elif kind == "w":
+            state["w"] = Value(number)
+        elif kind == "global":
+            OUTSIDE = number
+        elif kind == "flag":
+            flag = not flag
+        elif kind == "grow":
+            items.append(Value(number))
+        elif kind == "swap":
+            items[0] = Value(number)
+        elif kind == "data":  # a Value's number: an input of the code, read on every call
+            state["w"].data = number
+        return kind not in ("data", "none")
+
+    return f, change, lambda: [state["w"], *items]
+
+
+@given(data=st.data())
+def test_random_graphs_reading_state_outside_their_arguments_are_never_stale(
+    data: st.DataObject,
+) -> None:
+    global OUTSIDE
+    leaves = data.draw(st.lists(FLOATS, min_size=1, max_size=3))
+    outside = [1.5, 2.0, 0.5]  # w, k, the global: operands of the program's ops too
+    program = grow(data.draw, [*leaves, *outside], SCALAR_OPS, 6, lambda op, xs, out: True)
+    f, change, outside_values = outside_program(program, len(leaves) + len(outside))
+    fast = tg.compile(f)
+    kinds = ["k", "w", "global", "flag", "grow", "swap", "data", "none"]
+    changes = data.draw(st.lists(st.tuples(st.sampled_from(kinds), FLOATS), max_size=5))
+    try:
+        for kind, number in [("none", 0.0), *changes]:
+            traces = fast.traces
+            read = change(kind, number)
+            reached = outside_values()
+            for v in reached:
+                v.grad = 0.0
+            xs = [Value(d) for d in leaves]
+            out = f(*xs)
+            out.backward()
+            expected = [out.data, *[x.grad for x in xs], *[v.grad for v in reached]]
+            for v in reached:
+                v.grad = 0.0
+            ys = [Value(d) for d in leaves]
+            value = fast(*ys)
+            got = [value, *[y.grad for y in ys], *[v.grad for v in reached]]
+            assert [bits(v) for v in got] == [bits(v) for v in expected], (kind, number)
+            if not read and traces:
+                assert fast.traces == traces  # nothing the trace read changed: replayed
+    finally:
+        OUTSIDE = 0.5
+
+
 @given(data=st.data())
 def test_a_batch_rolled_into_a_loop_gives_the_engines_bits(data: st.DataObject) -> None:
     ops = data.draw(
@@ -275,6 +360,28 @@ def test_a_number_that_would_be_baked_in_stops_the_trace(leak: Callable[[Value],
     with pytest.raises(TraceError, match="not made a plain float"):
         tg.compile(leak)(Value(2.0))
     assert float(Value(2.5)) == 2.5 and type(Value(2.5).data) is float  # all put back
+
+
+@pytest.mark.parametrize(
+    "leak",
+    [
+        lambda x: x * float(f"{x.data:.1f}"),
+        lambda x: x * float(f"{x.data}"),
+        lambda x: x * float(str(x.data)),
+        lambda x: x * float(repr(x.item())),
+        lambda x: x * float(format(x.data, "g")),
+        lambda x: x * float("%s" % x.data),  # noqa: UP031 - the old spelling is a way too
+        lambda x: x * float("{}".format(x.data * 2)),  # noqa: UP032
+        lambda x: x * float(str(x).split("=")[1].split(",")[0]),
+        lambda x: x * float(repr(x)[11:14]),
+        lambda x: x * len(f"{x}"),
+    ],
+)
+def test_a_number_read_as_text_stops_the_trace(leak: Callable[[Value], Value]) -> None:
+    with pytest.raises(TraceError, match=r"text \(str\(\), repr\(\), format\(\)"):
+        tg.compile(leak)(Value(2.0))
+    x = Value(2.5)  # all put back: text again outside a trace
+    assert (repr(x), f"{x.data:.1f}", str(x.data)) == ("Value(data=2.5, grad=0.0)", "2.5", "2.5")
 
 
 def test_a_write_by_hand_inside_is_refused() -> None:
@@ -630,11 +737,11 @@ def test_a_constant_output_a_nested_call_and_an_escaped_number() -> None:
         tg.compile(lambda x: x * inner(x))(Value(2.0))
     kept: list[Any] = []
 
-    def logs(x: Value) -> Value:
+    def logs(x: Value, kept: list[Any]) -> Value:
         kept.append(x.data)
         return x * x
 
-    tg.compile(logs)(Value(3.0))
+    tg.compile(logs)(Value(3.0), kept)
     assert float(kept[0]) == 3.0  # outside the trace, a number again
 
 

@@ -2,16 +2,18 @@
 
 How a stale graph is never run: each call first reads its arguments' structure (``key_of``:
 numbers, containers and objects exactly; Values by position; a module by its parameters). A
-call with a structure never traced is traced. A call with a known one runs that trace's
-code, which checks its guards (every comparison Python made on the Values' numbers during
-the trace) after the forward pass and, where one no longer holds, stops before writing
-anything: the function is traced again for these numbers (or, with ``retrace=False``, a
-``GuardError`` says which guard failed). A number read from a Value that would otherwise be
-baked into the code as a constant stops the trace with a ``TraceError`` (``scalar/watch.py``).
+call with a structure never traced is traced. A call with a known one checks what that trace
+read outside the arguments (``outside.py``: closure variables, globals, and the attributes and
+items reached through them, noted before the trace ran), then runs the trace's code, which
+checks its guards (every comparison Python made on the Values' numbers during the trace)
+after the forward pass and, where one no longer holds, stops before writing anything: the
+function is traced again (or, with ``retrace=False``, a ``GuardError`` says what changed). A
+number read from a Value that would otherwise be baked into the code as a constant (as a
+float, or as text) stops the trace with a ``TraceError`` (``scalar/watch.py``).
 
-What is not seen: random numbers drawn and objects changed inside the function are taken as
-they were when it was traced, as ``jax.jit`` takes them; a Value the function reaches
-through a closure or a global (not through its arguments) is the same Value on every call.
+What is not seen: random numbers drawn inside the function are taken as they were when it
+was traced, as ``jax.jit`` takes them; a function that changes the state it reads outside its
+arguments is refused (``outside.py``).
 
 >>> import topograd as tg
 >>> def f(x, y):
@@ -34,8 +36,9 @@ from typing import Any
 
 from ..scalar.tracked import TraceError
 from ..scalar.watch import refuse_nested
+from .keys import Key, key_of
 from .source import RETRACE, Source
-from .trace import Key, Trace, key_of
+from .trace import Trace
 
 KEPT = 8  # traces kept per argument structure (the newest first)
 WARN_AFTER = 8  # traces of one function before a warning that it keeps tracing
@@ -68,6 +71,8 @@ class Compiled:
         kept = self._kept.get(key)
         if kept:
             for made, run in kept:
+                if not made.trace.outside.holds():
+                    continue
                 result = run(values)
                 if result is not RETRACE:
                     self.inputs = [*values, *made.trace.captured]
@@ -94,9 +99,9 @@ class Compiled:
                 "tg.compile(grads=True) returns the gradients: the function returns its "
                 "output and calls no backward() (the compiled code runs it)"
             )
-        name = getattr(self.fn, "__name__", "") or "compiled"
-        name = name if name.isidentifier() else "compiled"
-        made = Source(trace, name, self.grads)
+        wanted = getattr(self.fn, "__name__", "")
+        made = Source(trace, wanted if isinstance(wanted, str) else "", self.grads)
+        name = made.name  # the function's own where it is a plain name the code does not use
         code = builtins.compile(made.text, f"<tg.compile {name} #{self.traces}>", "exec")
         namespace = dict(made.namespace)
         exec(code, namespace)  # code made here, from the registry: no text of the user
@@ -105,16 +110,21 @@ class Compiled:
         if self.traces == WARN_AFTER + 1:
             warnings.warn(
                 f"tg.compile traced {getattr(self.fn, '__qualname__', name)} {self.traces} times: "
-                "its calls keep changing what a "
-                "trace depends on (numbers or lengths in its arguments, branches on Values' "
-                "numbers). Numbers in arguments are constants of a trace: pass data that changes "
-                "as Values",
+                "its calls keep changing what a trace depends on (numbers or lengths in its "
+                "arguments or in what it reads outside them, branches on Values' numbers). "
+                "Numbers are constants of a trace: pass data that changes as Values",
                 stacklevel=3,
             )
         return made, namespace[name]
 
     @staticmethod
     def _which_guard(made: Source) -> str:
+        changed = made.trace.outside.changed()
+        if changed is not None:
+            return (
+                "tg.compile(retrace=False): what the function reads outside its arguments "
+                f"changed since it was traced: {changed}"
+            )
         return (
             "tg.compile(retrace=False): this call takes another branch through Python than "
             f"the trace did; the guards of the trace:\n{made.guard_text()}"

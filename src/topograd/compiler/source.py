@@ -12,22 +12,21 @@ returns them. Where the graph repeats itself (a batch), the repeated part is one
 
 Names are the Values' labels where they make identifiers, else x0, x1 ... for inputs and v0,
 v1 ... for the nodes (u0, u1 ... inside a loop, its numbers k0, k1 ...); a gradient is its
-node's name after ``d``. Nothing a user typed is run: a label only names a variable, and
-only once checked to be an identifier; every line is made here from the registry's entries.
+node's name after ``d``. Nothing a user typed is run: a label, an op's name or the function's
+only names something once checked (``names.py``), and any other text of theirs is escaped in
+a comment; every line is made here from the registry's entries.
 """
 
 from __future__ import annotations
 
-import builtins
-import keyword
 import math
-import re
 from typing import Any
 
 from ..autograd.registry import OPS, Op
 from ..scalar.kind import SCALAR
 from ..scalar.value import Value, operands_of
 from .body import Body
+from .names import GENERATED, RESERVED, escape, is_plain
 from .rolling import find_runs
 from .trace import Trace
 
@@ -38,11 +37,6 @@ class _Retrace:
 
 
 RETRACE = _Retrace()  # what the code returns where a guard fails: the trace no longer holds
-
-# the generated code's own variables, which no label takes; and the shapes of the names it
-# makes (inputs, nodes, a loop's nodes and numbers and tables, the calls it makes again)
-INTERNAL = ("args", "held", "carry", "chosen", "partials", "saved")
-GENERATED = re.compile(r"(?:x|v|u|k|chain|rows|S|R|G|effect)\d+|carry")
 
 
 def _assigned(started: set[int], node: Value) -> str:
@@ -72,7 +66,7 @@ class Source:
         }
         self.names: dict[int, str] = {}  # id(node) -> its variable
         self.variables: set[str] = set()
-        self.taken: set[str] = {*self.namespace, *OPS, *INTERNAL}
+        self.taken: set[str] = {*self.namespace, *OPS, *RESERVED}
         self.lines: list[str] = []
         fixed = {id(n) for n in trace.seen.nodes}
         self.runs = find_runs(trace.backward_order, fixed, trace.is_number)
@@ -89,7 +83,10 @@ class Source:
         self._backward(grads)
         signature = "args" if not trace.captured else "args, held=held"
         self.namespace["held"] = trace.captured
-        self.text = "\n".join([f"def {name}({signature}):", *self.lines]) + "\n"
+        self.name = name if is_plain(name) else "compiled"
+        while self.name in self.namespace or self.name in RESERVED:  # the def would hide it
+            self.name += "_"
+        self.text = "\n".join([f"def {self.name}({signature}):", *self.lines]) + "\n"
 
     # Names.
 
@@ -97,14 +94,9 @@ class Source:
         """A label as the variable's name where it is a safe identifier that no name of the
         code's own could be (x1, v7, u0, k3, rows0, S0, carry, ...): else ``fallback``, which
         is one of those, so that no label ever takes it."""
-        name = wanted if wanted.isidentifier() and wanted.isascii() else fallback
+        name = wanted if is_plain(wanted) else fallback
         plain = name[1:] if name.startswith("d") else name
-        if (
-            keyword.iskeyword(name)
-            or name in self.taken
-            or "d" + name in self.taken
-            or GENERATED.fullmatch(plain)
-        ):
+        if name in self.taken or "d" + name in self.taken or GENERATED.fullmatch(plain):
             name = fallback
         self.taken.update((name, "d" + name))
         self.variables.update((name, "d" + name))
@@ -150,11 +142,16 @@ class Source:
 
     def _function(self, op: Op, what: str, f: Any) -> str:
         """The name under which the code calls ``f`` (op's function or rule)."""
-        base = op.name if op.name.isidentifier() else "op"
-        if not what and hasattr(builtins, base):  # sum: not to be read as Python's own
+        base = op.name if is_plain(op.name) else "op"
+        if not what and base in RESERVED:  # sum: not to be read as Python's own
             what = "op"
         name = base if what == "" else f"{base}_{what}"
-        while self.namespace.get(name, f) is not f or name in self.variables:
+        while (
+            self.namespace.get(name, f) is not f
+            or name in self.variables
+            or name in RESERVED
+            or GENERATED.fullmatch(name)
+        ):
             name += "_"
         self.namespace[name] = f
         self.taken.add(name)
@@ -287,7 +284,8 @@ class Source:
             self._target(x, body, node, i) if isinstance(x, Value) else None
             for i, x in enumerate(operands)
         ]
-        comment = f"  # {op.name}: {op.derivative}" if op.derivative else f"  # {op.name}"
+        said = f"{op.name}: {op.derivative}" if op.derivative else op.name
+        comment = f"  # {escape(said)}"
         code = op.code
         fields = {"g": "d" + name, "out": name, "s": "chosen"}
         hub = self.hubs.get(id(node), [])
@@ -397,4 +395,4 @@ class Source:
             self.lines.append(f"    # what the function called {when}, called again")
         for k, (call, name, _) in enumerate(effects, start):
             self.namespace[f"effect{k}"] = call
-            self.lines.append(f"    effect{k}()  # {name}")
+            self.lines.append(f"    effect{k}()  # {escape(name)}")

@@ -4,9 +4,10 @@ It remembers how it was computed from the graph's nodes (``{i}``: the i-th node 
 arithmetic on it keeps an expression and every comparison of it (``x.data > 0``, ``bool(t)``,
 ``t.is_integer()``) is recorded as a guard of the trace under way: the expression and the
 outcome seen. What would turn it into a plain number the compiled code cannot recompute
-(``float(t)``, ``math.exp(t)``, ``np.exp(t)``, ``hash(t)``: a dict key, a set) is refused with
-``TraceError`` during the trace; outside one (a tracked number kept in a list) it is its
-number again.
+(``float(t)``, ``math.exp(t)``, ``np.exp(t)``, ``hash(t)``: a dict key, a set), or into text
+(``str(t)``, ``repr(t)``, ``format(t, ".1f")``, an f-string: ``float(f"{t}")`` is a plain number
+too), is refused with ``TraceError`` during the trace; outside one (a tracked number kept in a
+list) it is its number again.
 
 >>> t = Tracked(2.0, "{0}")
 >>> (t * 3 - 1).expression, float(t)
@@ -49,9 +50,10 @@ def guard(expression: str, outcome: bool) -> bool:
 def refused(*args: Any) -> Any:
     raise TraceError(
         "inside tg.compile, a number read from a Value (x.data, x.item()) can be compared and "
-        "computed with, but not made a plain float, a key, or fed back into the graph: the "
-        "compiled code would keep it as a constant. Write it as an op on Values, or compute "
-        "it outside the compiled function"
+        "computed with, but not made a plain float, text (str(), repr(), format(), an "
+        "f-string, print()), a key, or fed back into the graph: the compiled code would keep "
+        "it as a constant. Write it as an op on Values, or compute or print it outside the "
+        "compiled function"
     )
 
 
@@ -92,11 +94,14 @@ class Tracked:
     __round__ = __trunc__ = __floor__ = __ceil__ = __complex__ = __divmod__ = __rdivmod__ = refused
     as_integer_ratio = __array__ = refused
 
-    def __repr__(self) -> str:
-        return repr(self.value)
+    def __repr__(self) -> str:  # text is a way out of the trace as float() is
+        return self._plain(repr)  # type: ignore[no-any-return]
+
+    def __str__(self) -> str:
+        return self._plain(str)  # type: ignore[no-any-return]
 
     def __format__(self, spec: str) -> str:
-        return format(self.value, spec)
+        return refused() if here() else format(self.value, spec)
 
     def __bool__(self) -> bool:
         return guard(f"{self.expression} != 0.0", self.value != 0.0)

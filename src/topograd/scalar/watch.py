@@ -6,12 +6,13 @@ Value's number read by code outside topograd (``x.data``, ``x.item()``) is a ``T
 number (``tracked.py``) that remembers how it was computed from the graph's nodes, and every
 comparison of one (``x.data > 0``, ``x > 0``, ``bool(x.data)``) is recorded as a guard. A
 tracked number may be computed with, but not turned into a plain number (``float(x)``,
-``math.exp(x.data)``, ``Value(x.data)``, ``x * x.data``, a dict key): its value would be baked
-into the compiled code as a constant, silently wrong on the next call. That is refused with
-``TraceError`` instead, and so is what the code could not see again: an op under
-``no_grad`` (its result a leaf, its number the trace's), a read of a ``.grad``, and a read of
-a Value that was there before the trace once an optimizer's step has moved the parameters
-(the code checks its guards before it runs the step).
+``math.exp(x.data)``, ``Value(x.data)``, ``x * x.data``, a dict key) nor into text
+(``str(x.data)``, ``repr(x)``, an f-string, ``print``): its value would be baked into the
+compiled code as a constant, silently wrong on the next call. That is refused with
+``TraceError`` instead, and so is what the code could not see again: an op under ``no_grad``
+(its result a leaf, its number the trace's), a read of a ``.grad``, and a read of a Value that
+was there before the trace once an optimizer's step has moved the parameters (the code checks
+its guards before it runs the step).
 
 What changes Values is recorded for the compiled code to do again: the function's own call of
 ``backward()``, and its calls of the methods ``watching`` is given (an optimizer's
@@ -20,9 +21,9 @@ What changes Values is recorded for the compiled code to do again: the function'
 refused with ``TraceError``.
 
 Nothing here costs anything outside a trace: ``watching`` puts the watching versions of
-``Value.data``, ``grad``, ``backward``, the comparisons, ``item``, ``__float__`` and of the
-methods given on their classes for its duration, and the originals back after. A trace runs on
-one thread at a time (a lock); reads from other threads see plain floats.
+``Value.data``, ``grad``, ``backward``, the comparisons, ``item``, ``__float__``, ``__repr__``
+and of the methods given on their classes for its duration, and the originals back after. A
+trace runs on one thread at a time (a lock); reads from other threads see plain floats.
 
 >>> import topograd as tg
 >>> x = tg.Value(2.0)
@@ -184,6 +185,14 @@ def _write_grad(node: Value, value: float) -> None:
     _GRAD_SET(node, value)
 
 
+def _text(self: Value) -> str:
+    """A Value as text (``repr``, ``str``, ``format``, an f-string, ``print``): its number is
+    in it, so user code may not read it during a trace (topograd's own messages may)."""
+    if here() and _from_outside():
+        refused()
+    return _ORIGINAL["__repr__"](self)  # type: ignore[no-any-return]
+
+
 def _value_comparison(name: str) -> Callable[[Value, Any], bool]:
     compared = getattr(operator, name.strip("_"))
 
@@ -255,6 +264,7 @@ _WATCHING: dict[str, Any] = {
     "backward": _backward,
     "item": _tracked,
     "__float__": lambda self: refused() if here() else _SLOT_GET(self, Value),
+    "__repr__": _text,
     "__init__": _init,
     **{f"__{name}__": _value_comparison(f"__{name}__") for name in ("lt", "le", "gt", "ge")},
 }
