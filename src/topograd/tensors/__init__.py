@@ -1,15 +1,19 @@
-"""The Tensor kind: NumPy arrays on the same engine and the same registry of ops."""
+"""The Tensor kind: NumPy arrays on the same engine and the same registry of ops, with
+PyTorch's dtypes, makers, random numbers and devices. Every name of ``__all__`` is also a name
+of the package (``tg.zeros``), imported with the first Tensor."""
 
 from ..autograd.function import Function, FunctionCtx
 from . import random
 from .contracting import einsum, outer, tensordot
 from .creation import (
     arange,
+    as_tensor,
+    empty,
+    empty_like,
     eye,
-    float16,
-    float32,
-    float64,
+    from_numpy,
     full,
+    full_like,
     linspace,
     ones,
     ones_like,
@@ -17,18 +21,36 @@ from .creation import (
     zeros,
     zeros_like,
 )
+from .devices import Backends, cuda, device
+from .dtypes import (
+    dtype,
+    float16,
+    float32,
+    float64,
+    get_default_dtype,
+    int8,
+    int16,
+    int32,
+    int64,
+    promote_types,
+    set_default_dtype,
+    uint8,
+)
 from .functions import (
     concatenate,
     cross_entropy,
-    from_numpy,
+    is_tensor,
     log_softmax,
     mse_loss,
+    numel,
+    result_type,
     softmax,
     stack,
     where,
 )
 from .kind import TENSOR as TENSOR  # the kind registers itself with the engine
 from .memory import keep_freed_memory
+from .printing import set_printoptions
 from .random import (
     Generator,
     bernoulli,
@@ -52,6 +74,7 @@ from .random import (
 from .tensor import Tensor
 
 cat = concat = concatenate  # PyTorch's names
+backends = Backends()
 
 keep_freed_memory()  # glibc keeps a training step's memory for the next step (memory.py)
 
@@ -61,13 +84,20 @@ __all__ = [
     "Generator",
     "Tensor",
     "arange",
+    "as_tensor",
+    "backends",
     "bernoulli",
     "cat",
     "concat",
     "concatenate",
     "cross_entropy",
+    "cuda",
     "default_generator",
+    "device",
+    "dtype",
     "einsum",
+    "empty",
+    "empty_like",
     "eye",
     "float16",
     "float32",
@@ -75,17 +105,26 @@ __all__ = [
     "fork_rng",
     "from_numpy",
     "full",
+    "full_like",
+    "get_default_dtype",
     "get_rng_state",
     "initial_seed",
+    "int8",
+    "int16",
+    "int32",
+    "int64",
+    "is_tensor",
     "linspace",
     "log_softmax",
     "manual_seed",
     "mse_loss",
     "multinomial",
     "normal",
+    "numel",
     "ones",
     "ones_like",
     "outer",
+    "promote_types",
     "rand",
     "rand_like",
     "randint",
@@ -94,12 +133,16 @@ __all__ = [
     "randn_like",
     "random",
     "randperm",
+    "result_type",
     "seed",
+    "set_default_dtype",
+    "set_printoptions",
     "set_rng_state",
     "softmax",
     "stack",
     "tensor",
     "tensordot",
+    "uint8",
     "where",
     "zeros",
     "zeros_like",

@@ -27,7 +27,7 @@ class Aliases:
     """PyTorch's other method spellings (see the module's doc)."""
 
     __slots__ = ()
-    data: np.ndarray[Any, Any]
+    array: np.ndarray[Any, Any]
 
     @staticmethod
     def _constant(data: Any) -> Any:  # a Tensor that wants no gradient: Tensor's own
@@ -40,7 +40,7 @@ class Aliases:
 
     def masked_fill(self, mask: Any, value: Any) -> Self:
         """``value`` where ``mask`` holds, x elsewhere (a choice: there x gets no gradient)."""
-        held = np.asarray(getattr(mask, "data", mask))
+        held = np.asarray(getattr(mask, "array", mask))
         if held.dtype != np.bool_:
             raise TypeError(f"masked_fill only supports boolean masks, but got {held.dtype}")
         if getattr(value, "ndim", 0) != 0:
@@ -50,7 +50,7 @@ class Aliases:
             )
         # (a number as a Tensor of x's dtype: the condition's bools are no dtype for it)
         filler = (
-            value if hasattr(value, "data") else self._constant(np.asarray(value, self.data.dtype))
+            value if hasattr(value, "array") else self._constant(np.asarray(value, self.array.dtype))
         )
         return select(self._constant(held), filler, self)  # type: ignore[no-any-return]
 
@@ -78,24 +78,24 @@ class Aliases:
 
     def dim(self) -> int:
         """The number of axes."""
-        return self.data.ndim
+        return self.array.ndim
 
     @property
     def mT(self) -> Self:  # noqa: N802 - PyTorch's name
         """The last two axes swapped (a batch of matrices, each transposed)."""
-        if self.data.ndim < 2:
+        if self.array.ndim < 2:
             raise RuntimeError(
                 f"tensor.mT is only supported on matrices or batches of matrices. Got "
-                f"{self.data.ndim}-D tensor."
+                f"{self.array.ndim}-D tensor."
             )
         return self.transpose(-2, -1)  # type: ignore[attr-defined, no-any-return]
 
     def __int__(self) -> int:
-        return int(self.data.reshape(()).item()) if self.data.size == 1 else _one(self)
+        return int(self.array.reshape(()).item()) if self.array.size == 1 else _one(self)
 
     def __index__(self) -> int:
         """A Tensor of one whole number as an index (``items[t]``): it holds it as a float."""
-        value = float(self.data.reshape(()).item() if self.data.size == 1 else _one(self))
+        value = float(self.array.reshape(()).item() if self.array.size == 1 else _one(self))
         if not value.is_integer():
             raise TypeError(f"only whole numbers can be an index, got {value}")
         return int(value)
@@ -103,7 +103,7 @@ class Aliases:
     def clamp_between(self, low: Any, high: Any) -> Self:
         """``clamp`` with Tensors as limits: the limit where x lies beyond it, x elsewhere (so
         the gradient goes to x within the limits, ends included, and to the limit beyond)."""
-        out = self if low is None else select(self._constant(self.data < _data(low)), low, self)
+        out = self if low is None else select(self._constant(self.array < _data(low)), low, self)
         if high is None:
             return out
         beyond = self._constant(np.asarray(_data(out) > _data(high)))
@@ -111,7 +111,7 @@ class Aliases:
 
 
 def _data(x: Any) -> Any:
-    return getattr(x, "data", x)
+    return getattr(x, "array", x)
 
 
 def _one(x: Any) -> int:

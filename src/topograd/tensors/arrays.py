@@ -19,26 +19,51 @@ from numpy.lib.array_utils import normalize_axis_index
 
 from ..autograd.kinds import kind_of, register_array
 from ..autograd.registry import Op
-from . import kernels, windows
+from . import dtypes, kernels, windows
 from .quiet import quietly
 
 Array = np.ndarray[Any, Any]
 
 
-def as_array(data: Any) -> Array:
-    """float64 for numbers, ints and float64; float32 and float16 stay as they are."""
+def as_array(data: Any, dtype: Any = None, infer: bool = False) -> Array:
+    """A new array of ``data`` for a Tensor: an ndarray's dtype kept (a copy); numbers and
+    nested lists of them in ``dtype``, else as PyTorch makes them: inferred as ``torch.tensor``
+    does where ``infer`` (bools as bool, whole numbers as int64, any float as the default float
+    dtype), else all in the default float dtype, as ``torch.Tensor`` does."""
     if kind_of(data) is not None:
         raise TypeError(f"Tensor() takes an array-like, not a {type(data).__name__}; use .detach()")
     if isinstance(data, (str, bytes, dict, set)) or data is None:
         raise TypeError(
             f"Tensor() takes numbers or an array-like of numbers, got {type(data).__name__}"
         )
+    given = isinstance(data, (np.ndarray, np.generic))
     array = np.array(data)
-    if array.dtype in (np.float32, np.float16):
-        return array
-    if array.dtype.kind not in "biuf" or array.dtype == np.bool_:
+    if array.dtype.kind not in "biuf":
         raise TypeError(f"Tensor() takes real numbers, got an array of {array.dtype}")
-    return array.astype(np.float64)
+    if dtype is not None:
+        return array.astype(dtypes.as_dtype(dtype).dtype, copy=False)
+    if given:
+        dtypes.of_numpy(array.dtype)  # (one a Tensor cannot hold is refused)
+        return array
+    if infer and array.dtype.kind in "bi":
+        return array.astype(np.int64 if array.dtype.kind == "i" else np.bool_, copy=False)
+    return array.astype(dtypes.get_default_dtype().dtype, copy=False)
+
+
+def sizes_or_data(given: tuple[Any, ...]) -> Array:
+    """What ``Tensor(...)`` is given, as PyTorch's: whole numbers are sizes (``Tensor(2, 3)``,
+    zeros of that shape), anything else the numbers themselves (``Tensor([1, 2])``); nothing
+    is an empty Tensor."""
+    if not given:
+        return np.zeros(0, dtypes.get_default_dtype().dtype)
+    if all(isinstance(n, (int, np.integer)) and not isinstance(n, bool) for n in given):
+        shape = tuple(int(n) for n in given)
+        if any(n < 0 for n in shape):
+            raise RuntimeError(f"Trying to create tensor with negative dimension: {list(shape)}")
+        return np.zeros(shape, dtypes.get_default_dtype().dtype)
+    if len(given) > 1:
+        raise TypeError("Tensor() takes the numbers as one argument, or whole numbers as sizes")
+    return as_array(given[0])
 
 
 def axis_of(axis: Any, ndim: int = 1) -> Any:
@@ -60,24 +85,14 @@ def axis_of(axis: Any, ndim: int = 1) -> Any:
 
 
 def index_array(index: Any) -> Array:
-    """A Tensor used as an index: a mask (a comparison's booleans) masks, whole numbers pick
-    (a Tensor holds them as floats); a fraction is refused rather than cut."""
-    array = np.asarray(index.data)
-    if array.dtype.kind in "biu":
-        return array
-    with np.errstate(invalid="ignore"):  # nan and inf are refused below
-        whole = array.astype(np.intp)
-    if not np.array_equal(whole, array):
-        raise IndexError("a Tensor used as an index must hold whole numbers or booleans")
-    return whole
-
-
-def same_dtype(arrays: list[Array]) -> list[Array]:
-    """PyTorch's rule for two operands: a 0-d Tensor (a number) takes the other's dtype."""
-    xd, yd = arrays
-    if xd.dtype != yd.dtype and (xd.ndim == 0) != (yd.ndim == 0):
-        return [xd.astype(yd.dtype), yd] if xd.ndim == 0 else [xd, yd.astype(xd.dtype)]
-    return arrays
+    """A Tensor used as an index: a mask (bool) masks, whole numbers (an integer dtype) pick;
+    any other is refused, as PyTorch refuses it."""
+    array = index.array
+    if array.dtype.kind not in "biu":
+        raise IndexError(
+            f"tensors used as indices must be long, int, byte or bool tensors, not {index.dtype}"
+        )
+    return array
 
 
 def refusal(op: Op, arrays: Sequence[Array], error: ValueError) -> str:

@@ -1,12 +1,11 @@
 """Functions of several Tensors, and the fused functions of logits.
 
->>> import numpy as np
 >>> import topograd as tg
->>> x = tg.Tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True)
+>>> x = tg.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True)
 >>> tg.where(x.data > 2, x, 0.0).sum().backward()
 >>> x.grad
-array([[0., 0.],
-       [1., 1.]])
+tensor([[0., 0.],
+        [1., 1.]])
 """
 
 from __future__ import annotations
@@ -21,28 +20,29 @@ from ..autograd.errors import RuntimeValueError
 from ..ops import linalg, selection, shapes
 from ..ops import softmax as logits
 from ..ops.spellings import AS_FUNCTIONS
+from . import dtypes
 from .tensor import Operand, Tensor, as_tensor, constant
 
 
 def where(cond: Any, a: Operand, b: Operand) -> Tensor:
-    """``a`` where ``cond`` holds, else ``b`` (broadcast); the condition gets no gradient."""
-    mask = np.asarray(cond.data if isinstance(cond, Tensor) else cond, dtype=bool)
-    x = as_tensor(a, b if isinstance(b, Tensor) else None)
-    return selection.select(constant(mask), x, as_tensor(b, x))  # type: ignore[no-any-return]
+    """``a`` where ``cond`` holds, else ``b`` (broadcast, in their promoted dtype); the
+    condition gets no gradient."""
+    mask = cond.array if isinstance(cond, Tensor) else np.asarray(cond)
+    if mask.dtype != np.bool_:
+        raise RuntimeValueError(f"where expected condition to be a boolean tensor, but got a tensor with dtype {dtypes.of_numpy(mask.dtype)}")
+    return selection.select(constant(mask), a, b)  # type: ignore[no-any-return]
 
 
 def concatenate(tensors: Sequence[Operand], axis: int = 0, *, dim: int | None = None) -> Tensor:
     """The Tensors joined along an existing axis (``dim``, PyTorch's name: ``tg.cat``)."""
-    parts = [as_tensor(t) for t in tensors]
     along = axis if dim is None else dim
-    return shapes.concatenate(*parts, axis=operator.index(along))  # type: ignore[no-any-return]
+    return shapes.concatenate(*map(as_tensor, tensors), axis=operator.index(along))  # type: ignore[no-any-return]
 
 
 def stack(tensors: Sequence[Operand], axis: int = 0, *, dim: int | None = None) -> Tensor:
     """The Tensors joined along a new axis (``dim``, PyTorch's name)."""
-    parts = [as_tensor(t) for t in tensors]
     along = axis if dim is None else dim
-    return shapes.stack(*parts, axis=operator.index(along))  # type: ignore[no-any-return]
+    return shapes.stack(*map(as_tensor, tensors), axis=operator.index(along))  # type: ignore[no-any-return]
 
 
 class MethodAsFunction:
@@ -65,17 +65,28 @@ class MethodAsFunction:
         return f"<function topograd.{self.__name__}>"
 
 
-def from_numpy(array: Any) -> Tensor:
-    """A Tensor of ``array``'s numbers (PyTorch's spelling of ``tg.Tensor(array)``)."""
-    return Tensor(np.asarray(array))
+def is_tensor(x: Any) -> bool:
+    """Whether ``x`` is a Tensor (a Parameter is one), as ``torch.is_tensor``."""
+    return isinstance(x, Tensor)
+
+
+def numel(x: Tensor) -> int:
+    """The number of elements, as ``torch.numel``."""
+    return x.numel()
+
+
+def result_type(a: Any, b: Any) -> dtypes.dtype:
+    """The dtype an op of ``a`` and ``b`` (Tensors or numbers) gives, as PyTorch promotes."""
+    return dtypes.result_type(*(x.array if isinstance(x, Tensor) else x for x in (a, b)))
 
 
 def linear(x: Operand, weight: Tensor, bias: Tensor | None = None) -> Tensor:
     """x W^T + b in one node, as torch.nn.functional.linear; W has shape (out, in). Without a
     bias, x W^T (a transpose and a matmul). x takes W's dtype when it is not a Tensor."""
+    x = x if isinstance(x, Tensor) else constant(np.asarray(x, weight.array.dtype))
     if bias is None:
-        return as_tensor(x, weight) @ weight.T
-    return linalg.linear(as_tensor(x, weight), weight, bias)  # type: ignore[no-any-return]
+        return x @ weight.T
+    return linalg.linear(x, weight, bias)  # type: ignore[no-any-return]
 
 
 def softmax(x: Tensor, axis: int = -1) -> Tensor:
