@@ -227,7 +227,11 @@ def elementwise(op: Op, kind: str) -> Iterator[tuple[tuple[float, ...], str, Mak
     f = _torch_function(op)
     for point, form in itertools.product(points(op), forms(op)):
         mark = "".join("x" if node else "c" for node in form)
-        node = tg.Value if kind == "scalar" else lambda x: tg.Tensor(x, requires_grad=True)
+        node = (
+            tg.Value
+            if kind == "scalar"
+            else lambda x: tg.tensor(x, dtype=tg.float64, requires_grad=True)
+        )
 
         def ours(point: Any = point, form: Any = form, node: Any = node) -> Any:
             args = [node(x) if n else x for x, n in zip(point, form, strict=True)]

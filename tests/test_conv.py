@@ -399,8 +399,8 @@ def test_padding_modes_are_pytorchs(mode: str, padding: Any) -> None:
     ours = tg.nn.Conv2d(2, 3, (3, 2), padding=padding, padding_mode=mode, seed=0, dtype=np.float64)
     theirs = torch.nn.Conv2d(2, 3, (3, 2), padding=padding, padding_mode=mode, dtype=torch.float64)
     with torch.no_grad():
-        theirs.weight.copy_(torch.tensor(ours.weight.data))
-        theirs.bias.copy_(torch.tensor(ours.bias.data))
+        theirs.weight.copy_(torch.tensor(ours.weight.array))
+        theirs.bias.copy_(torch.tensor(ours.bias.array))
     x = np.random.default_rng(6).uniform(-2, 2, (2, 2, 4, 5))
     (mine,), (their,) = ours_and_theirs(x)
     warns = padding == "same" and mode == "zeros"  # PyTorch's warning of an uneven padding

@@ -63,7 +63,7 @@ def test_elementwise_op_matches_torch_with_broadcasting(name: str, data, seed: i
         assert mine.grad is not None and reference_leaf.grad is not None
         assert mine.grad.shape == mine.shape
         assert terms.grad is not None
-        count = max(1, out.data.size // max(1, mine.data.size))
+        count = max(1, out.array.size // max(1, mine.array.size))
         size = unbroadcast(np.abs(terms.grad.numpy()), mine.shape)
         error = np.abs(mine.grad - reference_leaf.grad.numpy())
         bound = 1e-12 * np.abs(reference_leaf.grad.numpy()) + count * 2.0**-52 * size
@@ -100,10 +100,10 @@ def test_special_points_hold_on_tensors_of_any_shape(name: str, xs, value, parti
         tensors = [tg.Tensor(np.full(shape, x), requires_grad=True) for x in xs]
         out = OPS[name](*tensors)
         out.sum().backward()
-        assert all(same(v, value) for v in out.data.ravel().tolist()), (name, shape)
+        assert all(same(v, value) for v in out.array.ravel().tolist()), (name, shape)
         for tensor, partial in zip(tensors, partials):
             assert tensor.grad is not None
-            got = tensor.grad.ravel().tolist()
+            got = tensor.grad.array.ravel().tolist()
             assert all(same(g, partial) for g in got), (name, shape, got, partial)
 
 

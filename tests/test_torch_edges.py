@@ -140,8 +140,10 @@ def test_a_refusal_is_pytorchs_kind_of_error(name: str) -> None:
 
 def test_a_tensor_of_one_whole_number_is_an_int_and_an_index() -> None:
     for lib in (tg, torch):
-        t = lib.tensor(2.0) if lib is tg else torch.tensor(2)
+        t = lib.tensor(2)
         assert int(t) == 2 and [10, 20, 30][t] == 30
+        with pytest.raises(TypeError, match="only integer tensors of a single element"):
+            [10, 20, 30][lib.tensor(2.0)]
     assert int(tg.tensor([[3.7]])) == int(torch.tensor([[3.7]])) == 3
 
 

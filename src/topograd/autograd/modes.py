@@ -120,7 +120,7 @@ class GradMode(ContextDecorator):
 
     def __new__(cls, *args: Any, **kwargs: Any) -> Any:
         if len(args) == 1 and callable(args[0]) and not kwargs and cls.takes_a_function:
-            return cls()(args[0])  # @tg.no_grad, without its parentheses
+            return cls()(args[0])  # type: ignore[call-arg]  # @tg.no_grad, without parentheses
         return super().__new__(cls)
 
     takes_a_function = False

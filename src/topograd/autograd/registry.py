@@ -114,6 +114,7 @@ class Op:
         "arity",
         "array",
         "batches",
+        "bools",
         "cases",
         "code",
         "custom",
@@ -121,6 +122,7 @@ class Op:
         "differs",
         "domain",
         "forward",
+        "integers",
         "maths",
         "name",
         "rule",
@@ -130,8 +132,6 @@ class Op:
         "symbol",
         "takes_needs",
         "torch",
-        "integers",
-        "bools",
         "views",
     )
 

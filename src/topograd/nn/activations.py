@@ -80,7 +80,7 @@ def leaky_relu(
     x = as_tensor(input)
     if negative_slope == LEAKY_SLOPE:
         return leaky_relu_op(x)
-    return x * np.where(x.data > 0, 1.0, float(negative_slope)).astype(x.dtype)
+    return x * np.where(x.array > 0, 1.0, float(negative_slope)).astype(x.dtype)
 
 
 def softplus(input: Tensor, beta: float = 1.0, threshold: float = 20.0) -> Tensor:  # noqa: A002
@@ -90,7 +90,7 @@ def softplus(input: Tensor, beta: float = 1.0, threshold: float = 20.0) -> Tenso
     x = as_tensor(input)
     scaled = x if beta == 1.0 else x * float(beta)
     smooth = scaled.softplus() if beta == 1.0 else scaled.softplus() / float(beta)
-    return where(scaled.data > threshold, x, smooth)
+    return where(scaled.array > threshold, x, smooth)
 
 
 def implicit_dim(name: str, ndim: int, stacklevel: int) -> int:

@@ -151,7 +151,7 @@ def max_pool2d(
     out = ops.max_pool2d(x, **params)
     if not return_indices:
         return out
-    _, picked = pick_maxima(x.data, **params, return_indices=True)
+    _, picked = pick_maxima(x.array, **params, return_indices=True)
     return out, constant(picked)
 
 

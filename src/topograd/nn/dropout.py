@@ -52,7 +52,7 @@ def dropout(
     if keep == 0.0:  # everything dropped: x times 0, as PyTorch (inf and nan give nan)
         scale = np.zeros(x.shape, x.dtype)
     else:
-        kept = bernoulli_(np.empty_like(x.data, np.bool_), keep, generator=generator)
+        kept = bernoulli_(np.empty_like(x.array, np.bool_), keep, generator=generator)
         scale = (kept / np.asarray(keep, x.dtype)).astype(x.dtype)
     return x * scale
 

@@ -27,7 +27,7 @@ from .parameter import Parameter, factory_dtype
 def indices_of(given: Any, what: str) -> Any:
     """Indices as an int64 array: from integers, or from a Tensor (which holds whole numbers
     as floats); anything else is refused, naming ``what``."""
-    array = np.asarray(given.data if isinstance(given, Tensor) else given)
+    array = np.asarray(given.array if isinstance(given, Tensor) else given)
     if array.dtype.kind in "iu":
         return array.astype(np.int64)
     if not isinstance(given, Tensor) or array.dtype.kind != "f":
@@ -104,7 +104,7 @@ class Embedding(Module):
         >>> table.weight.requires_grad, table(tg.Tensor([2])).tolist()
         (False, [[1.0, 1.0]])
         """
-        rows = np.array(embeddings.data if isinstance(embeddings, Tensor) else embeddings)
+        rows = np.array(embeddings.array if isinstance(embeddings, Tensor) else embeddings)
         if rows.ndim != 2:
             raise AssertionError("Embeddings parameter is expected to be 2-dimensional")
         table = cls.__new__(cls)  # (no rows drawn: the generator's next numbers stay as they are)

@@ -153,7 +153,9 @@ class Module:
         >>> tg.nn.Linear(2, 1).to("cpu", tg.float64).weight.dtype
         dtype('float64')
         """
-        from ..tensors.pointwise import cast_arguments, device_index, float_dtype
+        from ..tensors.devices import device_index
+        from ..tensors.pointwise import cast_arguments
+        from .parameter import float_dtype
 
         unknown = set(flags) - {"non_blocking", "memory_format"}
         if unknown:
@@ -181,10 +183,14 @@ class Module:
 
     def _cast(self, dtype: str, by: str) -> Self:
         found = [t for _, t in [*self.named_parameters(), *self.named_buffers()]]
-        kinds = [getattr(t.data, "dtype", None) for t in found]  # (a Value's number: None)
-        cast = [t for t, k in zip(found, kinds) if k is not None and k.kind == "f" and k != dtype]
+        arrays = [getattr(t, "array", None) for t in found]  # (a Value holds a float: None)
+        cast = [
+            t
+            for t, a in zip(found, arrays)
+            if a is not None and a.dtype.kind == "f" and a.dtype != dtype
+        ]
         for t in cast:
-            t.data = t.data.astype(dtype)
+            t.data = t.array.astype(dtype)
         wrote(cast, f"{type(self).__name__}.{by}")
         return self
 

@@ -36,9 +36,16 @@ def _is_array(x: object) -> bool:
     return hasattr(x, "dtype") and hasattr(x, "shape")
 
 
+def numbers(p: Any) -> Any:
+    """A node's numbers: a Tensor's array, a Value's float."""
+    found = getattr(p, "array", None)
+    return p.data if found is None else found
+
+
 def state_of(named: Mapping[str, Any]) -> dict[str, Any]:
     """Every parameter's value by name: a float, or a copy of an array."""
-    return {name: p.data.copy() if _is_array(p.data) else p.data for name, p in named.items()}
+    found = {name: numbers(p) for name, p in named.items()}
+    return {name: x.copy() if _is_array(x) else x for name, x in found.items()}
 
 
 class IncompatibleKeys(NamedTuple):
@@ -90,7 +97,7 @@ def checked_state(
     values = {}
     for name in (n for n in named if n in state):
         try:
-            values[name] = _checked(name, state[name], named[name].data)
+            values[name] = _checked(name, state[name], numbers(named[name]))
         except ValueError as error:
             problems.append(str(error))
             lines.append(str(error))
@@ -276,7 +283,7 @@ def _checked(name: str, value: object, current: Any) -> Any:
     JSON's numbers. A number the parameter's dtype cannot hold is refused, not cast: 1e300 for
     float32 (not inf), a complex number, 2.5 or 2**63 for an integer."""
     if kind_of(value) is not None:
-        value = value.data  # type: ignore[attr-defined]  # a Tensor's array, a Value's number
+        value = numbers(value)  # a Tensor's array, a Value's number
     if not _is_array(current):
         return _number(name, value)
     import numpy as np

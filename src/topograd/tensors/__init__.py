@@ -2,7 +2,6 @@
 PyTorch's dtypes, makers, random numbers and devices. Every name of ``__all__`` is also a name
 of the package (``tg.zeros``), imported with the first Tensor."""
 
-from ..autograd.function import Function, FunctionCtx
 from . import random
 from .contracting import einsum, outer, tensordot
 from .creation import (
@@ -38,10 +37,8 @@ from .dtypes import (
 )
 from .functions import (
     concatenate,
-    cross_entropy,
     is_tensor,
     log_softmax,
-    mse_loss,
     numel,
     result_type,
     softmax,
@@ -55,7 +52,6 @@ from .random import (
     Generator,
     bernoulli,
     default_generator,
-    fork_rng,
     get_rng_state,
     initial_seed,
     manual_seed,
@@ -79,8 +75,6 @@ backends = Backends()
 keep_freed_memory()  # glibc keeps a training step's memory for the next step (memory.py)
 
 __all__ = [
-    "Function",
-    "FunctionCtx",
     "Generator",
     "Tensor",
     "arange",
@@ -90,7 +84,6 @@ __all__ = [
     "cat",
     "concat",
     "concatenate",
-    "cross_entropy",
     "cuda",
     "default_generator",
     "device",
@@ -102,7 +95,6 @@ __all__ = [
     "float16",
     "float32",
     "float64",
-    "fork_rng",
     "from_numpy",
     "full",
     "full_like",
@@ -117,7 +109,6 @@ __all__ = [
     "linspace",
     "log_softmax",
     "manual_seed",
-    "mse_loss",
     "multinomial",
     "normal",
     "numel",

@@ -1,14 +1,14 @@
 """PyTorch's other spellings of a Tensor's ops, as methods (mixed into ``Tensor``): ``pow``,
 ``masked_fill``, ``clone``, ``softmax`` and ``log_softmax`` with a ``dim``, ``round`` to
-``decimals``, ``dim()``, ``mT``, ``int(t)`` and ``t`` as an index; and ``clamp`` between
-Tensors. Each is made of the registry's ops, so its gradient is theirs.
+``decimals``, ``dim()``, ``mT``, ``numel`` (``nelement``), ``element_size``; and ``clamp``
+between Tensors. Each is made of the registry's ops, so its gradient is theirs.
 
 >>> import topograd as tg
 >>> x = tg.Tensor([[1.0, -2.0], [3.0, 0.25]], requires_grad=True)
 >>> x.masked_fill(x < 0, 0.0).pow(2).sum().item(), x.dim(), x.mT.shape
 (10.0625, 2, (2, 2))
->>> [10, 20, 30][tg.Tensor(2.0)], x.round(decimals=1).tolist()
-(30, [[1.0, -2.0], [3.0, 0.2]])
+>>> [10, 20, 30][tg.tensor(2)], x.round(decimals=1).tolist(), x.nelement()
+(30, [[1.0, -2.0], [3.0, 0.2]], 4)
 """
 
 from __future__ import annotations
@@ -49,9 +49,8 @@ class Aliases:
                 f"{value.ndim} dimension(s)."
             )
         # (a number as a Tensor of x's dtype: the condition's bools are no dtype for it)
-        filler = (
-            value if hasattr(value, "array") else self._constant(np.asarray(value, self.array.dtype))
-        )
+        held_value = hasattr(value, "array")
+        filler = value if held_value else self._constant(np.asarray(value, self.array.dtype))
         return select(self._constant(held), filler, self)  # type: ignore[no-any-return]
 
     def clone(self, *, memory_format: Any = None) -> Self:
@@ -90,15 +89,15 @@ class Aliases:
             )
         return self.transpose(-2, -1)  # type: ignore[attr-defined, no-any-return]
 
-    def __int__(self) -> int:
-        return int(self.array.reshape(()).item()) if self.array.size == 1 else _one(self)
+    def numel(self) -> int:
+        """The number of elements (``nelement``, PyTorch's other name)."""
+        return int(self.array.size)
 
-    def __index__(self) -> int:
-        """A Tensor of one whole number as an index (``items[t]``): it holds it as a float."""
-        value = float(self.array.reshape(()).item() if self.array.size == 1 else _one(self))
-        if not value.is_integer():
-            raise TypeError(f"only whole numbers can be an index, got {value}")
-        return int(value)
+    nelement = numel
+
+    def element_size(self) -> int:
+        """The bytes of one element."""
+        return int(self.array.itemsize)
 
     def clamp_between(self, low: Any, high: Any) -> Self:
         """``clamp`` with Tensors as limits: the limit where x lies beyond it, x elsewhere (so
@@ -112,7 +111,3 @@ class Aliases:
 
 def _data(x: Any) -> Any:
     return getattr(x, "array", x)
-
-
-def _one(x: Any) -> int:
-    raise ValueError("only one element tensors can be converted to Python scalars")

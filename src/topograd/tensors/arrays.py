@@ -30,8 +30,11 @@ def as_array(data: Any, dtype: Any = None, infer: bool = False) -> Array:
     nested lists of them in ``dtype``, else as PyTorch makes them: inferred as ``torch.tensor``
     does where ``infer`` (bools as bool, whole numbers as int64, any float as the default float
     dtype), else all in the default float dtype, as ``torch.Tensor`` does."""
-    if kind_of(data) is not None:
-        raise TypeError(f"Tensor() takes an array-like, not a {type(data).__name__}; use .detach()")
+    found = kind_of(data)
+    if found is not None and found.name == "tensor":  # its numbers, as they are (shared)
+        return data.array  # type: ignore[no-any-return]
+    if found is not None:
+        raise TypeError(f"Tensor() takes an array-like, not a {type(data).__name__}")
     if isinstance(data, (str, bytes, dict, set)) or data is None:
         raise TypeError(
             f"Tensor() takes numbers or an array-like of numbers, got {type(data).__name__}"
@@ -87,7 +90,7 @@ def axis_of(axis: Any, ndim: int = 1) -> Any:
 def index_array(index: Any) -> Array:
     """A Tensor used as an index: a mask (bool) masks, whole numbers (an integer dtype) pick;
     any other is refused, as PyTorch refuses it."""
-    array = index.array
+    array: Array = index.array
     if array.dtype.kind not in "biu":
         raise IndexError(
             f"tensors used as indices must be long, int, byte or bool tensors, not {index.dtype}"

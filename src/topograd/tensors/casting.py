@@ -75,7 +75,7 @@ def _whole(op: Op, target: dtypes.dtype) -> dtypes.dtype:
     """The dtype an op computes in for integer or boolean operands (``target``)."""
     if op.integers == "floats" or (target is dtypes.boolean and not op.bools):
         raise RuntimeValueError(
-            f'"{op.name}" not implemented for \'{SCALAR_TYPES[target.name]}\''
+            f"\"{op.name}\" not implemented for '{SCALAR_TYPES[target.name]}'"
             + (" (it takes floats)" if op.integers == "floats" else "")
         )
     if op.integers == "promote":
@@ -96,7 +96,7 @@ def _same(op: Op, arrays: Sequence[Any]) -> list[Any]:
         )
     (kind,) = kinds
     if kind == np.bool_ and not op.bools:
-        raise RuntimeValueError(f'"{op.name}" not implemented for \'Bool\'')
+        raise RuntimeValueError(f"\"{op.name}\" not implemented for 'Bool'")
     return list(arrays)
 
 

@@ -120,7 +120,9 @@ def eye(
     device: Any = None,
     requires_grad: bool = False,
 ) -> Tensor:
-    return leaf(np.eye(int(n), None if m is None else int(m), dtype=_dtype(dtype)), requires_grad, device)
+    return leaf(
+        np.eye(int(n), None if m is None else int(m), dtype=_dtype(dtype)), requires_grad, device
+    )
 
 
 def arange(
@@ -177,17 +179,25 @@ def _like(t: Any) -> np.ndarray[Any, Any]:
     return t.array if isinstance(t, Tensor) else np.asarray(t)
 
 
-def zeros_like(t: Any, dtype: Any = None, device: Any = None, requires_grad: bool = False) -> Tensor:
+def zeros_like(
+    t: Any, dtype: Any = None, device: Any = None, requires_grad: bool = False
+) -> Tensor:
     like = _like(t)
-    return leaf(np.zeros(like.shape, like.dtype if dtype is None else _dtype(dtype)), requires_grad, device)
+    return leaf(
+        np.zeros(like.shape, like.dtype if dtype is None else _dtype(dtype)), requires_grad, device
+    )
 
 
 def ones_like(t: Any, dtype: Any = None, device: Any = None, requires_grad: bool = False) -> Tensor:
     like = _like(t)
-    return leaf(np.ones(like.shape, like.dtype if dtype is None else _dtype(dtype)), requires_grad, device)
+    return leaf(
+        np.ones(like.shape, like.dtype if dtype is None else _dtype(dtype)), requires_grad, device
+    )
 
 
-def empty_like(t: Any, dtype: Any = None, device: Any = None, requires_grad: bool = False) -> Tensor:
+def empty_like(
+    t: Any, dtype: Any = None, device: Any = None, requires_grad: bool = False
+) -> Tensor:
     return zeros_like(t, dtype, device, requires_grad)
 
 

@@ -42,15 +42,23 @@ class device:  # noqa: N801 - PyTorch's name: torch.device
     """A device: the CPU (``device("cpu")``, ``device("cpu", 0)``, ``device("cpu:0")``)."""
 
     __slots__ = ("index", "type")
+    type: str
+    index: int | None
 
     def __init__(self, type: Any, index: int | None = None) -> None:  # noqa: A002 - PyTorch's
-        if isinstance(type, device):
-            type, index = type.type, type.index if index is None else index
-        found = device_index(type if index is None else f"{type}:{index}")
+        named: Any = type
+        if isinstance(named, device):
+            index = named.index if index is None else index
+            named = named.type
+        found = device_index(named if index is None else f"{named}:{index}")
         self.type, self.index = "cpu", found
 
     def __repr__(self) -> str:
-        return "device(type='cpu')" if self.index is None else f"device(type='cpu', index={self.index})"
+        return (
+            "device(type='cpu')"
+            if self.index is None
+            else f"device(type='cpu', index={self.index})"
+        )
 
     def __str__(self) -> str:
         return "cpu" if self.index is None else f"cpu:{self.index}"

@@ -29,7 +29,10 @@ def where(cond: Any, a: Operand, b: Operand) -> Tensor:
     condition gets no gradient."""
     mask = cond.array if isinstance(cond, Tensor) else np.asarray(cond)
     if mask.dtype != np.bool_:
-        raise RuntimeValueError(f"where expected condition to be a boolean tensor, but got a tensor with dtype {dtypes.of_numpy(mask.dtype)}")
+        raise RuntimeValueError(
+            "where expected condition to be a boolean tensor, but got a tensor with dtype "
+            f"{dtypes.of_numpy(mask.dtype)}"
+        )
     return selection.select(constant(mask), a, b)  # type: ignore[no-any-return]
 
 
@@ -85,34 +88,18 @@ def linear(x: Operand, weight: Tensor, bias: Tensor | None = None) -> Tensor:
     bias, x W^T (a transpose and a matmul). x takes W's dtype when it is not a Tensor."""
     x = x if isinstance(x, Tensor) else constant(np.asarray(x, weight.array.dtype))
     if bias is None:
-        return x @ weight.T
+        return x @ weight.T  # type: ignore[no-any-return]
     return linalg.linear(x, weight, bias)  # type: ignore[no-any-return]
 
 
-def softmax(x: Tensor, axis: int = -1) -> Tensor:
-    """exp(x) / sum(exp(x)) along ``axis``, shifted by the max so that nothing overflows."""
-    return logits.softmax(as_tensor(x), axis=int(axis))  # type: ignore[no-any-return]
+def softmax(input: Operand, dim: int, dtype: Any = None) -> Tensor:  # noqa: A002 - PyTorch's
+    """exp(x) / sum(exp(x)) along ``dim`` (computed in ``dtype`` if given), shifted by the max
+    so that nothing overflows, as ``torch.softmax``."""
+    x = as_tensor(input) if dtype is None else as_tensor(input).to(dtype)
+    return logits.softmax(x, axis=operator.index(dim))  # type: ignore[no-any-return]
 
 
-def log_softmax(x: Tensor, axis: int = -1) -> Tensor:
-    return logits.log_softmax(as_tensor(x), axis=int(axis))  # type: ignore[no-any-return]
-
-
-def cross_entropy(logits_: Tensor, targets: Any) -> Tensor:
-    """mean over the batch of -log softmax(logits)[target]: integer class targets, one per row;
-    stable for logits of +-1000. One fused node, as PyTorch's."""
-    z = as_tensor(logits_)
-    t = np.asarray(targets.data if isinstance(targets, Tensor) else targets)
-    if z.ndim != 2 or t.ndim != 1 or len(t) != z.shape[0]:
-        raise RuntimeValueError(
-            f"cross_entropy takes logits (n, classes) and n targets, got {z.shape} and {t.shape}"
-        )
-    if t.dtype.kind not in "iu" or (t < 0).any() or (t >= z.shape[1]).any():
-        raise RuntimeValueError(f"cross_entropy targets must be class indices in [0, {z.shape[1]})")
-    return logits.cross_entropy(z, constant(t.astype(np.intp)))  # type: ignore[no-any-return]
-
-
-def mse_loss(pred: Tensor, target: Operand) -> Tensor:
-    """mean((pred - target)^2)"""
-    diff = as_tensor(pred) - as_tensor(target, as_tensor(pred))
-    return (diff * diff).mean()
+def log_softmax(input: Operand, dim: int, dtype: Any = None) -> Tensor:  # noqa: A002
+    """x - log sum(exp(x)) along ``dim``, as ``torch.log_softmax``."""
+    x = as_tensor(input) if dtype is None else as_tensor(input).to(dtype)
+    return logits.log_softmax(x, axis=operator.index(dim))  # type: ignore[no-any-return]

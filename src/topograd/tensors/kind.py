@@ -31,6 +31,25 @@ def _named(x: Tensor) -> str:
     return f"Tensor {x.label}" if x.label else f"a Tensor of shape {x.shape}"
 
 
+class Numbers:
+    """A Tensor's numbers as an optimizer moves them: ``.data`` is its ndarray, and
+    ``data -= step`` writes into it (the optimizer counts the write, ``versions.wrote``)."""
+
+    __slots__ = ("array",)
+
+    def __init__(self, array: Array) -> None:
+        self.array = array
+
+    @property
+    def data(self) -> Array:
+        return self.array
+
+    @data.setter
+    def data(self, value: Any) -> None:
+        if value is not self.array:  # (``data -= step`` gives the array itself back)
+            self.array[...] = value
+
+
 class TensorKind:
     """The Tensor kind as the engine sees it: inputs that require a gradient, contributions
     summed back to each input's shape, ``.grad`` kept on leaves (and retained intermediates)."""
@@ -136,6 +155,9 @@ class TensorKind:
     def gradient(self, node: Tensor) -> Any:
         held = node._grad
         return None if held is None else held.array
+
+    def moved(self, node: Tensor) -> Numbers:
+        return Numbers(node.array)
 
     strict = True  # grad() refuses as PyTorch's: no graph, an unused input
 

@@ -19,7 +19,7 @@ Tensor's own numbers (``inplace.py``), as PyTorch's do.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Self
+from typing import Any, Self, TypeVar
 
 import numpy as np
 
@@ -42,17 +42,26 @@ UFUNCS: dict[Any, str] = {
 }
 
 
-def _binary(op: Op, name: str) -> tuple[Callable[[Any, Any], Any], Callable[[Any, Any], Any]]:
+T = TypeVar("T", bound="Operators")
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def _binary(op: Op, name: str) -> tuple[Callable[[T, Any], T], Callable[[T, Any], T]]:
     """``x op y`` and the reflected ``y op x``: ``__name__`` and ``__rname__``."""
 
-    def forward(x: Any, y: Any) -> Any:
-        return x._apply(op, (x, y))
+    def forward(x: T, y: Any) -> T:
+        return x._apply(op, (x, y))  # type: ignore[no-any-return]
 
-    def reflected(x: Any, y: Any) -> Any:
-        return x._apply(op, (y, x))
+    def reflected(x: T, y: Any) -> T:
+        return x._apply(op, (y, x))  # type: ignore[no-any-return]
 
-    forward.__name__, reflected.__name__ = f"__{name}__", f"__r{name}__"
-    return forward, reflected
+    return _named(forward, f"__{name}__"), _named(reflected, f"__r{name}__")
+
+
+def _named(method: F, name: str) -> F:
+    """The method under its own name in tracebacks and help(): ``Tensor.__add__``."""
+    method.__name__, method.__qualname__ = name, f"Tensor.{name}"
+    return method
 
 
 def _numbers(x: Any) -> Any:
@@ -68,8 +77,7 @@ def _compared(compare: Any, name: str) -> Callable[[Any, Any], Any]:
             return NotImplemented
         return x._constant(quietly(compare, (a, b), {}))
 
-    compared.__name__ = f"__{name}__"
-    return compared
+    return _named(compared, f"__{name}__")
 
 
 def _whole(function: Any, name: str, reflected: bool = False) -> Callable[[Any, Any], Any]:
@@ -82,8 +90,7 @@ def _whole(function: Any, name: str, reflected: bool = False) -> Callable[[Any, 
             raise RuntimeValueError(f'"{name}" not implemented for floating point Tensors')
         return x._constant(np.asarray(function(a, b), found.dtype))
 
-    whole.__name__ = f"__{'r' if reflected else ''}{name}__"
-    return whole
+    return _named(whole, f"__{'r' if reflected else ''}{name}__")
 
 
 class Operators:
@@ -105,8 +112,8 @@ class Operators:
     __truediv__, __rtruediv__ = _binary(div, "truediv")
     __pow__, __rpow__ = _binary(power, "pow")
     __matmul__, __rmatmul__ = _binary(matmul, "matmul")
-    __eq__ = _compared(np.equal, "eq")  # type: ignore[assignment]
-    __ne__ = _compared(np.not_equal, "ne")  # type: ignore[assignment]
+    __eq__ = _compared(np.equal, "eq")
+    __ne__ = _compared(np.not_equal, "ne")
     __hash__ = object.__hash__  # a node is itself: the engine keys nodes by identity
     __lt__ = _compared(np.less, "lt")
     __le__ = _compared(np.less_equal, "le")
@@ -210,4 +217,3 @@ class Operators:
 
     def __ixor__(self, other: Any) -> Self:
         return self.copy_(self ^ other)  # type: ignore[attr-defined, no-any-return]
-

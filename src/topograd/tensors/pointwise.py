@@ -32,7 +32,10 @@ from .devices import device_index, is_device
 
 
 def _a_device(x: Any) -> bool:
-    """A device rather than a dtype: a ``tg.device`` (or PyTorch's), or a string naming one."""
+    """A device rather than a dtype: a ``tg.device`` (or PyTorch's), or a string that names no
+    dtype (as PyTorch reads any string there: "cpu", "cuda:0", or a mistake it refuses)."""
+    if isinstance(x, str):
+        return x not in dtypes.NAMES and x not in dtypes.MISSING
     return is_device(x) or type(x).__name__ == "device"
 
 
@@ -69,6 +72,7 @@ class Pointwise:
     """elu, maximum, minimum and the casts, as methods of a Tensor."""
 
     __slots__ = ()
+    array: np.ndarray[Any, Any]
 
     def elu(self, alpha: float = 1.0) -> Self:
         """x where x > 0, else alpha (e^x - 1) (PyTorch's F.elu)."""
@@ -87,12 +91,12 @@ class Pointwise:
         rounded (its gradient rounded back); to integers or booleans a Tensor that wants no
         gradient, truncated toward zero as PyTorch's."""
         target = dtypes.as_dtype(dtype)
-        if target.dtype == self.array.dtype:  # type: ignore[attr-defined]
+        if target.dtype == self.array.dtype:
             return self
-        if target.is_floating_point and self.array.dtype.kind == "f":  # type: ignore[attr-defined]
+        if target.is_floating_point and self.array.dtype.kind == "f":
             return astype(self, dtype=target.name)  # type: ignore[no-any-return]
         with np.errstate(invalid="ignore"):  # (nan and inf to an integer: as C's cast)
-            cast = self.array.astype(target.dtype)  # type: ignore[attr-defined]
+            cast = self.array.astype(target.dtype)
         return self._constant(cast)  # type: ignore[attr-defined, no-any-return]
 
     def to(
@@ -110,9 +114,9 @@ class Pointwise:
         for flag in (non_blocking, copy):
             if not isinstance(flag, (bool, np.bool_)):
                 raise TypeError(f"to(): non_blocking and copy are booleans, not {flag!r}")
-        target = dtypes.of_numpy(self.array.dtype) if dtype is None else dtypes.as_dtype(dtype)  # type: ignore[attr-defined]
+        target = dtypes.of_numpy(self.array.dtype) if dtype is None else dtypes.as_dtype(dtype)
         indexed = device is not None and device_index(str(device)) is not None
-        if target.dtype == self.array.dtype and not (copy or copied or indexed):  # type: ignore[attr-defined]
+        if target.dtype == self.array.dtype and not (copy or copied or indexed):
             return self
         if target.dtype == self.array.dtype:  # a copy in the graph
             return astype(self, dtype=target.name)  # type: ignore[no-any-return]
@@ -122,7 +126,7 @@ class Pointwise:
         """The dtype's name with no argument (``"torch.FloatTensor"`` in PyTorch: here the
         dtype's), else the Tensor cast to ``dtype``."""
         if dtype is None:
-            return repr(dtypes.of_numpy(self.array.dtype))  # type: ignore[attr-defined]
+            return repr(dtypes.of_numpy(self.array.dtype))
         return self.astype(dtype)
 
     def cpu(self) -> Self:

@@ -33,10 +33,11 @@ from ..autograd.versions import WRITES, wrote
 from ..ops.methods import Methods
 from ..ops.rounding import clamp
 from ..ops.shapes import broadcast_to, getitem
-from . import dtypes, printing
+from . import dtypes
 from .aliases import Aliases
 from .arrays import as_array, index_array, kernel, refusal, sizes_or_data
 from .casting import kernel_arrays
+from .conversions import Conversions
 from .inplace import InPlace
 from .operators import Operators
 from .pointwise import Pointwise
@@ -49,7 +50,7 @@ Operand = Any  # a Tensor, an ndarray or a Python number
 Array = np.ndarray[Any, Any]
 
 
-class Tensor(Operators, InPlace, Reductions, Shapes, Pointwise, Aliases, Methods):
+class Tensor(Conversions, Operators, InPlace, Reductions, Shapes, Pointwise, Aliases, Methods):
     """An array in a computation graph: ``array`` (its ndarray), ``grad`` and how it was made.
 
     ``Tensor(data)`` takes numbers and nested lists of them (as floats of the default dtype, as
@@ -90,6 +91,8 @@ class Tensor(Operators, InPlace, Reductions, Shapes, Pointwise, Aliases, Methods
 
     def __init__(self, *data: Any, requires_grad: bool = False, label: str = "") -> None:
         _init(self, sizes_or_data(data), False)
+        if len(data) == 1 and isinstance(data[0], Tensor):  # its numbers, shared as a view's
+            self._version = shared(data[0])
         self.requires_grad_(requires_grad)
         self.label = label
 
@@ -104,11 +107,6 @@ class Tensor(Operators, InPlace, Reductions, Shapes, Pointwise, Aliases, Methods
         return int(self.array.ndim)
 
     @property
-    def dtype(self) -> dtypes.dtype:
-        """One of PyTorch's dtypes (``tg.float32``, ``tg.int64`` ...), which NumPy takes too."""
-        return dtypes.of_numpy(self.array.dtype)
-
-    @property
     def device(self) -> Any:
         """The CPU, the only device topograd runs on."""
         from .devices import CPU
@@ -117,13 +115,17 @@ class Tensor(Operators, InPlace, Reductions, Shapes, Pointwise, Aliases, Methods
 
     @property
     def data(self) -> Tensor:
-        """The same numbers as a Tensor with no graph, sharing them (a write through it is a
-        write to this Tensor, counted as one), as PyTorch's ``.data``."""
-        return self.detach()
+        """The same numbers as a Tensor with no graph, sharing them, as PyTorch's ``.data``: a
+        write through it changes this Tensor but, as in PyTorch, is not counted as a write
+        (a backward that reads the old numbers does not know; ``detach()`` counts, and so does
+        ``tg.detect_anomaly()``). Setting ``.data`` replaces the numbers, and counts."""
+        return constant(self.array)
 
     @data.setter
     def data(self, value: Any) -> None:
         new = value.array if isinstance(value, Tensor) else as_array(value)
+        if new is self.array:  # ``p.data -= step``: written in place already
+            return
         self.array = new
         self._version = None
         wrote([self], "Tensor.data = ...")
@@ -139,8 +141,8 @@ class Tensor(Operators, InPlace, Reductions, Shapes, Pointwise, Aliases, Methods
         if value is None:
             self._grad = None
             return
-        if isinstance(value, np.ndarray):  # (topograd takes NumPy's arrays too)
-            value = constant(value)
+        if isinstance(value, (np.ndarray, np.generic)):  # (topograd takes NumPy's arrays too)
+            value = constant(np.asarray(value))
         if not isinstance(value, Tensor):
             raise TypeError(
                 f"assigned grad expected to be a Tensor or None but got grad of type "
@@ -169,7 +171,7 @@ class Tensor(Operators, InPlace, Reductions, Shapes, Pointwise, Aliases, Methods
         return self._needed
 
     def is_floating_point(self) -> bool:
-        return self.array.dtype.kind == "f"
+        return bool(self.array.dtype.kind == "f")
 
     def requires_grad_(self, requires_grad: bool = True) -> Tensor:
         """Make this leaf want a gradient (or not), in place, as PyTorch's; a Tensor made by an
@@ -198,82 +200,6 @@ class Tensor(Operators, InPlace, Reductions, Shapes, Pointwise, Aliases, Methods
         out = constant(self.array)
         out._version = shared(self)
         return out
-
-    # Conversions.
-
-    def item(self) -> Any:
-        """The one element as a Python number: a float, an int or a bool, as its dtype."""
-        if self.array.size != 1:
-            raise RuntimeValueError(
-                "a Tensor with "
-                f"{self.array.size} elements cannot be converted to Scalar (item() needs one)"
-            )
-        return self.array.reshape(()).item()
-
-    def __float__(self) -> float:
-        return float(self.item())
-
-    def __int__(self) -> int:
-        return int(self.item())
-
-    def __index__(self) -> int:
-        """A Tensor of one whole number as an index (``items[t]``, ``range(t)``), as PyTorch's:
-        integer dtypes only."""
-        if self.array.dtype.kind not in "iu" or self.array.size != 1:
-            raise TypeError(
-                "only integer tensors of a single element can be converted to an index"
-            )
-        return int(self.item())
-
-    def __bool__(self) -> bool:
-        """The truth of a single element (an error for several, as PyTorch's)."""
-        if self.array.size != 1:
-            raise RuntimeError(
-                f"Boolean value of Tensor with more than one value is ambiguous "
-                f"({self.array.size} elements)"
-            )
-        return bool(self.array.reshape(()).item())
-
-    def __len__(self) -> int:
-        if not self.array.ndim:
-            raise TypeError("len() of a 0-d tensor")
-        return len(self.array)
-
-    def numpy(self) -> Array:
-        """The numbers, sharing memory; refused for a Tensor that requires grad (as PyTorch's):
-        take ``t.detach().numpy()``."""
-        return self.__array__()
-
-    def tolist(self) -> Any:
-        return self.array.tolist()
-
-    def __array__(self, dtype: Any = None, copy: bool | None = None) -> Array:
-        """The numbers, for NumPy: ``np.asarray(t)`` is ``t.array`` (a copy if asked). Refused,
-        as PyTorch refuses it, for a Tensor that requires grad: a NumPy function of it would
-        drop its gradient without a word (take ``t.detach()``, or use topograd's ops)."""
-        if self.requires_grad:
-            raise RuntimeError(
-                "Can't call numpy() on Tensor that requires grad: NumPy would drop its "
-                "gradient. Use tensor.detach().numpy() instead, or topograd's ops."
-            )
-        if copy is False and dtype is not None and np.dtype(dtype) != self.array.dtype:
-            raise RuntimeValueError("a Tensor of another dtype needs a copy (copy=False refuses)")
-        array = self.array if dtype is None else self.array.astype(dtype, copy=False)
-        return array.copy() if copy else array
-
-    def __repr__(self) -> str:
-        return printing.tensor_repr(
-            self.array,
-            dtype_name=repr(self.dtype),
-            default_float=dtypes.get_default_dtype().dtype,
-            requires_grad=self.requires_grad,
-            grad_fn=None if self._op is None else f"{self._op.grad_fn}",
-        )
-
-    def __format__(self, spec: str) -> str:
-        """``f"{loss:.4f}"``: a Tensor of no axes formats its number, as PyTorch's."""
-        found = printing.format_number(self.array, spec, type_name=type(self).__name__)
-        return str(self) if found is None else found
 
     # Backward.
 
@@ -313,6 +239,9 @@ class Tensor(Operators, InPlace, Reductions, Shapes, Pointwise, Aliases, Methods
 
     _constant = staticmethod(lambda data: constant(data))  # for the mixins
 
+    def _grad_fn(self) -> str | None:
+        return None if self._op is None else f"{self._op.grad_fn}"
+
     def _apply(self, op: Op, args: tuple[Any, ...], **params: Any) -> Tensor:
         """``op`` on these arguments, for the mixins: straight to ``apply``."""
         return apply(op, args, params)
@@ -349,15 +278,18 @@ def constant(data: Any) -> Tensor:
     return out
 
 
-def as_tensor(x: Operand) -> Tensor:
-    """An operand as a Tensor: itself, or a constant of its numbers (a Python number as
-    PyTorch wraps one: a float in the default dtype, an int as int64)."""
+def as_tensor(x: Operand, like: Tensor | None = None) -> Tensor:
+    """An operand as a Tensor: itself, or a constant of its numbers (an array's dtype kept; a
+    Python number as PyTorch wraps one: a float in the default dtype, an int as int64, or, as
+    a weak operand beside a float Tensor ``like``, in that Tensor's dtype)."""
     if isinstance(x, Tensor):
         return x
     if isinstance(x, (np.ndarray, np.generic)):
         dtypes.of_numpy(x.dtype)  # (a dtype a Tensor cannot hold is refused)
         return constant(x)
     if isinstance(x, (bool, int, float)):
+        if like is not None and like.array.dtype.kind == "f" and not isinstance(x, bool):
+            return constant(np.asarray(x, like.array.dtype))
         return constant(np.asarray(x, dtypes.result_type(x).dtype))
     raise TypeError(f"a Tensor cannot be combined with {type(x).__name__}")
 
@@ -365,7 +297,9 @@ def as_tensor(x: Operand) -> Tensor:
 NUMBERS = (float, int)  # operands a node keeps as they are
 
 
-def make(data: Any, op: Op, inputs: Sequence[Tensor | float], params: dict[str, Any] | None) -> Tensor:
+def make(
+    data: Any, op: Op, inputs: Sequence[Tensor | float], params: dict[str, Any] | None
+) -> Tensor:
     """The result of ``op`` on ``inputs`` (Tensors, and Python numbers kept as numbers): a node
     when grad mode records and some input requires a gradient, else a constant."""
     out = Tensor.__new__(Tensor)
@@ -379,7 +313,7 @@ def make(data: Any, op: Op, inputs: Sequence[Tensor | float], params: dict[str, 
         if mode is not True:  # anomaly mode: remember where the user made it, and its data
             out._where = (place(), checksums(out))
     if op.views and data.base is not None:  # a view shares its input's count of writes
-        out._version = shared(inputs[0])  # type: ignore[arg-type]
+        out._version = shared(inputs[0])
     return out
 
 

@@ -93,7 +93,7 @@ def _lengths(total: int, lengths: Sequence[float]) -> list[int]:
         for i, fraction in enumerate(lengths):
             if not 0 <= fraction <= 1:
                 raise ValueError(f"Fraction at index {i} is not between 0 and 1")
-        found = [int(math.floor(total * fraction)) for fraction in lengths]
+        found = [math.floor(total * fraction) for fraction in lengths]
         for i in range(total - sum(found)):
             found[i % len(found)] += 1
         return found

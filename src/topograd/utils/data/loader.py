@@ -60,7 +60,9 @@ class DataLoader:
         self.dataset, self.num_workers, self.generator = dataset, num_workers, generator
         if sampler is None:
             sampler = (
-                RandomSampler(dataset, generator=generator) if shuffle else SequentialSampler(dataset)
+                RandomSampler(dataset, generator=generator)
+                if shuffle
+                else SequentialSampler(dataset)
             )
         if batch_sampler is None and batch_size is not None:
             batch_sampler = BatchSampler(sampler, batch_size, drop_last)

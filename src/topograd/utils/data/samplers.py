@@ -60,7 +60,9 @@ class RandomSampler(Sampler):
         if not isinstance(replacement, bool):
             raise TypeError(f"replacement should be a boolean value, but got {replacement!r}")
         if num_samples is not None and (not isinstance(num_samples, int) or num_samples <= 0):
-            raise ValueError(f"num_samples should be a positive integer value, but got {num_samples!r}")
+            raise ValueError(
+                f"num_samples should be a positive integer value, but got {num_samples!r}"
+            )
         self.data_source, self.replacement = data_source, replacement
         self._num_samples, self.generator = num_samples, generator
 
@@ -105,9 +107,13 @@ class BatchSampler(Sampler):
 
     def __init__(self, sampler: Iterable[Any], batch_size: int, drop_last: bool) -> None:
         if isinstance(batch_size, bool) or not isinstance(batch_size, int) or batch_size <= 0:
-            raise ValueError(f"batch_size should be a positive integer value, but got batch_size={batch_size!r}")
+            raise ValueError(
+                f"batch_size should be a positive integer value, but got batch_size={batch_size!r}"
+            )
         if not isinstance(drop_last, bool):
-            raise ValueError(f"drop_last should be a boolean value, but got drop_last={drop_last!r}")
+            raise ValueError(
+                f"drop_last should be a boolean value, but got drop_last={drop_last!r}"
+            )
         self.sampler, self.batch_size, self.drop_last = sampler, batch_size, drop_last
 
     def __iter__(self) -> Iterator[list[Any]]:
