@@ -353,7 +353,7 @@ def test_what_the_dtype_holds_still_loads_rounded_to_it(tmp_path: Path) -> None:
     model = _float32()
     model.load_state_dict({"weight": numbers, "bias": np.zeros(2)})
     theirs = torch.from_numpy(numbers).to(torch.float32).numpy()
-    assert model.weight.data.tobytes() == theirs.tobytes()
+    assert model.weight.array.tobytes() == theirs.tobytes()
     norm = tg.nn.BatchNorm1d(2)
     norm.load_state_dict({**norm.state_dict(), "num_batches_tracked": np.array(2**60 + 1)})
     norm.save(tmp_path / "n.json")

@@ -193,7 +193,9 @@ def test_random_graphs_with_non_finite_inputs_match_pytorch_on_both_kinds(
     theirs = grads(leaf, ON_TENSORS, lambda t: 0.0 if t is None else t.item())
     on_values = grads(tg.Value, ON_VALUES, float)
     on_tensors = grads(
-        lambda x: tg.Tensor(x, requires_grad=True), OPS, lambda t: 0.0 if t is None else float(t)
+        lambda x: tg.tensor(x, dtype=tg.float64, requires_grad=True),
+        OPS,
+        lambda t: 0.0 if t is None else float(t),
     )
     scale = on_values[2]
     for ours in (on_values, on_tensors):

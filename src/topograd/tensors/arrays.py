@@ -44,13 +44,15 @@ def as_array(data: Any, dtype: Any = None, infer: bool = False) -> Array:
     if array.dtype.kind not in "biuf":
         raise TypeError(f"Tensor() takes real numbers, got an array of {array.dtype}")
     if dtype is not None:
-        return array.astype(dtypes.as_dtype(dtype).dtype, copy=False)
+        with np.errstate(over="ignore", invalid="ignore"):
+            return array.astype(dtypes.as_dtype(dtype).dtype, copy=False)
     if given:
         dtypes.of_numpy(array.dtype)  # (one a Tensor cannot hold is refused)
         return array
     if infer and array.dtype.kind in "bi":
         return array.astype(np.int64 if array.dtype.kind == "i" else np.bool_, copy=False)
-    return array.astype(dtypes.get_default_dtype().dtype, copy=False)
+    with np.errstate(over="ignore"):  # 1e308 in float32 is inf, as PyTorch makes it
+        return array.astype(dtypes.get_default_dtype().dtype, copy=False)
 
 
 def sizes_or_data(given: tuple[Any, ...]) -> Array:

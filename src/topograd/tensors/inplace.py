@@ -23,6 +23,7 @@ from typing import Any, Self
 import numpy as np
 
 from ..autograd.errors import RuntimeValueError
+from ..autograd.kinds import kind_of
 from ..autograd.modes import grad_mode
 from ..autograd.versions import wrote
 from ..ops.activations import relu, sigmoid
@@ -38,6 +39,12 @@ from .quiet import quietly
 def _numbers(x: Any) -> Any:
     """An operand's numbers: a Tensor's array, or the array or number itself."""
     return getattr(x, "array", x) if not isinstance(x, (int, float)) else x
+
+
+def _another_kind(x: Any) -> bool:
+    """A node of another kind than Tensors (a Value): no number for a Tensor's element."""
+    found = kind_of(x)
+    return found is not None and not hasattr(x, "array")
 
 
 def _index(i: Any) -> Any:
@@ -65,6 +72,9 @@ class InPlace:
 
     def _allowed(self, name: str, *operands: Any) -> None:
         """Refuse a write that would change a graph behind its back, with PyTorch's words."""
+        other = next((x for x in operands if _another_kind(x)), None)
+        if other is not None:
+            raise TypeError(f"{name}: a Tensor cannot hold a {type(other).__name__}")
         if not grad_mode.record:
             return
         if self.requires_grad:
