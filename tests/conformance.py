@@ -89,6 +89,7 @@ def close(a: float, b: float, rel: float = 1e-12) -> bool:
 # Every function of one or two numbers is also tried at the edges of the floats.
 EDGES = (0.0, -0.0, INF, -INF, NAN, 1e-310, -1e-310, 1e308, -1e308, 0.5, -2.0)
 PAIR_EDGES = (0.0, -0.0, INF, -INF, NAN, 1e-310, 2.0, -2.0, 0.5, -0.5, 1.5)
+TRIPLE_EDGES = (0.0, -0.0, INF, -INF, NAN, 1.0, -2.0)
 
 
 def points(op: Op, count: int = RANDOM_POINTS) -> list[tuple[float, ...]]:
@@ -101,6 +102,8 @@ def points(op: Op, count: int = RANDOM_POINTS) -> list[tuple[float, ...]]:
         special += [(x,) for x in EDGES]
     elif op.arity == 2:
         special += list(itertools.product(PAIR_EDGES, repeat=2))
+    elif op.arity == 3:
+        special += list(itertools.product(TRIPLE_EDGES, repeat=3))
     scalar_points = [p for p in special if p and all(isinstance(x, float) for x in p)]
     unique = {tuple(map(repr, p)): p for p in scalar_points}  # -0.0 and 0.0 both, nan once
     return list(unique.values()) + [tuple(draw_point(op, rng)) for _ in range(count)]

@@ -57,6 +57,8 @@ FIXED: dict[str, Callable[..., Any]] = {
         *torch.broadcast_tensors(g, x), approximate="tanh"
     ),
     "elu_backward": lambda g, x, alpha=1.0: torch.ops.aten.elu_backward(g, alpha, 1, 1, False, x),
+    "clamp_min": lambda x, low: torch.clamp(x, min=low),
+    "clamp_max": lambda x, high: torch.clamp(x, max=high),
 }
 
 

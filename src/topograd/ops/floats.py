@@ -254,6 +254,25 @@ def minimum(x: float, y: float) -> float:
     return y if y < x else x
 
 
+def clamp_min(x: float, low: float) -> float:
+    """x, or low where x < low; nan where low is (x's nan passes), as PyTorch's clamp with
+    a tensor limit: std::max(x, low), x itself at a tie."""
+    return NAN if low != low else low if x < low else x
+
+
+def clamp_max(x: float, high: float) -> float:
+    """x, or high where high < x; nan where high is, as PyTorch's std::min(x, high)."""
+    return NAN if high != high else high if high < x else x
+
+
+def clamp_between(x: float, low: float, high: float) -> float:
+    """x limited to [low, high]: high where low > high, nan where a limit is nan, as PyTorch's
+    std::min(std::max(x, low), high)."""
+    if low != low or high != high:
+        return NAN
+    return clamp_max(clamp_min(x, low), high)
+
+
 def asin(x: float) -> float:
     """arcsin, nan outside [-1, 1]."""
     return math.asin(x) if -1.0 <= x <= 1.0 else NAN

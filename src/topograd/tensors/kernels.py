@@ -161,6 +161,24 @@ def clamp(x: Array, low: Any = None, high: Any = None) -> Array:
     return np.asarray(out, dtype=x.dtype)
 
 
+def clamp_min(x: Array, low: Array) -> Array:
+    """x, or low where x < low, nan where low is (x's nan passes): PyTorch's clamp with a
+    Tensor limit, element by element as its scalar loop (x itself at a tie of -0.0 and 0.0)."""
+    out = np.where(x < low, low, x)
+    return np.asarray(np.where(np.isnan(low), np.nan, out), np.result_type(x, low))
+
+
+def clamp_max(x: Array, high: Array) -> Array:
+    """x, or high where high < x, nan where high is."""
+    out = np.where(high < x, high, x)
+    return np.asarray(np.where(np.isnan(high), np.nan, out), np.result_type(x, high))
+
+
+def clamp_between(x: Array, low: Array, high: Array) -> Array:
+    """x limited to [low, high]: high where low > high, nan where either limit is nan."""
+    return clamp_max(clamp_min(x, low), high)  # (a nan low is a nan x for clamp_max)
+
+
 def cumsum(x: Array, axis: int) -> Array:
     """The running sums, each from +0.0 as PyTorch's (NumPy's start from the first element, so
     a -0.0 there, and sums of -0.0 after it, would keep their sign)."""
