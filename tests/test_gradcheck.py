@@ -135,6 +135,24 @@ MUTANTS = [
         [0.3, -0.4],
     ),
     (
+        "clamp_min",
+        lambda g, x, low, out: (g, g),  # both get it, not only the one picked
+        lambda x, low: OPS["clamp_min"](x, low) * x,
+        [0.5, 1.0],
+    ),
+    (
+        "clamp_max",
+        lambda g, x, high, out: (g, g),
+        lambda x, high: OPS["clamp_max"](x, high) * x,
+        [2.0, 1.0],
+    ),
+    (
+        "clamp_between",
+        lambda g, x, low, high, out: (g, 0.0, g),  # x gets it beyond the limits
+        lambda x, low, high: OPS["clamp_between"](x, low, high) * x,
+        [2.0, 0.0, 1.0],
+    ),
+    (
         "neuron",
         lambda g, w1, w2, x1, x2, b, out: (g * x1, g * x2, g * w1, g * w2, 0.0),
         lambda *a: OPS["neuron"](*a),

@@ -42,7 +42,12 @@ def test_every_elementwise_op_on_tensors_of_any_shape_is_pytorchs(name: str, dat
     np.testing.assert_allclose(out.data, expected.detach().numpy(), rtol=1e-12, atol=1e-15)
     weights = rng.uniform(-1, 1, out.shape)
     (out * weights).sum().backward()
-    (expected * torch.tensor(weights)).sum().backward()
+    try:
+        (expected * torch.tensor(weights)).sum().backward()
+    except RuntimeError as refused:  # PyTorch's clamp_backward ands x >= low with x <= high in
+        # place, which fails where x and low broadcast to less than the whole shape
+        assert name == "clamp_between" and "match the broadcast shape" in str(refused)
+        return
     for t, e in zip(ours, theirs, strict=True):
         assert t.grad is not None and t.grad.shape == t.shape
         np.testing.assert_allclose(t.grad, e.grad.numpy(), rtol=1e-12, atol=1e-14)  # type: ignore[union-attr]
