@@ -123,6 +123,12 @@ MUTANTS = [
         [0.7, -0.4],
     ),
     (
+        "leaky_relu_backward",
+        lambda g, a, x, out: (g, 0.0),  # no slope below 0
+        lambda a, x: OPS["leaky_relu_backward"](a, x) * a,
+        [0.7, -0.4],
+    ),
+    (
         "where",
         lambda g, c, x, y, out: (0.0, g, g),  # both branches get the gradient
         lambda c, x, y: OPS["where"](c, x, y) * y,

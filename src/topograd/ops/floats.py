@@ -188,6 +188,11 @@ def leaky_relu(x: float) -> float:
     return x if x > 0.0 else x * LEAKY_SLOPE
 
 
+def leaky_relu_backward(g: float, x: float) -> float:
+    """g where x > 0, else LEAKY_SLOPE g (at nan too)."""
+    return g if x > 0.0 else g * LEAKY_SLOPE
+
+
 def softplus(x: float) -> float:
     """log(1 + e^x) as max(x, 0) + log1p(e^-|x|): no overflow, and exact to the last bits."""
     return (0.0 if x < 0.0 else x) + math.log1p(math.exp(-abs(x)))

@@ -33,6 +33,11 @@ def leaky_relu(x: Array) -> Array:
     return np.where(x > 0, x, x * np.asarray(LEAKY_SLOPE, x.dtype))
 
 
+def leaky_relu_backward(g: Array, x: Array) -> Array:
+    """g where x > 0, else LEAKY_SLOPE g (at nan too), as PyTorch's leaky_relu_backward."""
+    return np.asarray(np.where(x > 0, g, g * np.asarray(LEAKY_SLOPE, g.dtype)), g.dtype)
+
+
 def sigmoid(x: Array) -> Array:
     """1 / (1 + e^-x) without overflow: e^-|x| is never large."""
     e = np.exp(-np.abs(x))
