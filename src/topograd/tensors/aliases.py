@@ -18,6 +18,7 @@ from typing import Any, Self, cast
 
 import numpy as np
 
+from ..ops import rounding
 from ..ops.rounding import round_even
 from ..ops.selection import select
 from ..ops.softmax import log_softmax, softmax
@@ -101,17 +102,15 @@ class Aliases:
         return int(value)
 
     def clamp_between(self, low: Any, high: Any) -> Self:
-        """``clamp`` with Tensors as limits: the limit where x lies beyond it, x elsewhere (so
-        the gradient goes to x within the limits, ends included, and to the limit beyond)."""
-        out = self if low is None else select(self._constant(self.data < _data(low)), low, self)
+        """``clamp`` with Tensor limits (either may be None; a number is a constant limit): the
+        registry's clamp_min, clamp_max or clamp_between, PyTorch's clamp.Tensor, whose
+        gradient goes to x within the limits (ends included), to a limit beyond it, and to
+        none of them at a nan."""
         if high is None:
-            return out
-        beyond = self._constant(np.asarray(_data(out) > _data(high)))
-        return select(beyond, high, out)  # type: ignore[no-any-return]
-
-
-def _data(x: Any) -> Any:
-    return getattr(x, "data", x)
+            return rounding.clamp_min(self, low)  # type: ignore[no-any-return]
+        if low is None:
+            return rounding.clamp_max(self, high)  # type: ignore[no-any-return]
+        return rounding.clamp_between(self, low, high)  # type: ignore[no-any-return]
 
 
 def _one(x: Any) -> int:

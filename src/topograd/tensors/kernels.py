@@ -33,6 +33,11 @@ def leaky_relu(x: Array) -> Array:
     return np.where(x > 0, x, x * np.asarray(LEAKY_SLOPE, x.dtype))
 
 
+def leaky_relu_backward(g: Array, x: Array) -> Array:
+    """g where x > 0, else LEAKY_SLOPE g (at nan too), as PyTorch's leaky_relu_backward."""
+    return np.asarray(np.where(x > 0, g, g * np.asarray(LEAKY_SLOPE, g.dtype)), g.dtype)
+
+
 def sigmoid(x: Array) -> Array:
     """1 / (1 + e^-x) without overflow: e^-|x| is never large."""
     e = np.exp(-np.abs(x))
@@ -159,6 +164,24 @@ def clamp(x: Array, low: Any = None, high: Any = None) -> Array:
     if any(limit is not None and limit != limit for limit in (low, high)):  # a nan limit
         out = np.full(x.shape, np.nan)
     return np.asarray(out, dtype=x.dtype)
+
+
+def clamp_min(x: Array, low: Array) -> Array:
+    """x, or low where x < low, nan where low is (x's nan passes): PyTorch's clamp with a
+    Tensor limit, element by element as its scalar loop (x itself at a tie of -0.0 and 0.0)."""
+    out = np.where(x < low, low, x)
+    return np.asarray(np.where(np.isnan(low), np.nan, out), np.result_type(x, low))
+
+
+def clamp_max(x: Array, high: Array) -> Array:
+    """x, or high where high < x, nan where high is."""
+    out = np.where(high < x, high, x)
+    return np.asarray(np.where(np.isnan(high), np.nan, out), np.result_type(x, high))
+
+
+def clamp_between(x: Array, low: Array, high: Array) -> Array:
+    """x limited to [low, high]: high where low > high, nan where either limit is nan."""
+    return clamp_max(clamp_min(x, low), high)  # (a nan low is a nan x for clamp_max)
 
 
 def cumsum(x: Array, axis: int) -> Array:
