@@ -547,7 +547,8 @@ def test_a_0d_gradient_stays_an_array_after_two_backwards_and_zero_grad_forgets_
 def test_an_input_that_gets_nothing_gets_zeros_even_when_it_wants_a_gradient() -> None:
     from topograd.autograd.registry import OPS
 
-    mask = tg.Tensor([1.0, 0.0], requires_grad=True)  # a mask made to want a gradient
+    mask = tg.Tensor([1.0, 0.0]) > 0.5
+    mask.requires_grad = True  # a mask made to want a gradient (PyTorch's refuse booleans)
     x = tg.Tensor([2.0, 3.0], requires_grad=True)
     OPS["where"](mask, x, 0.0).sum().backward()
     assert mask.grad.tolist() == [0.0, 0.0] and x.grad.tolist() == [1.0, 0.0]

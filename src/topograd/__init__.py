@@ -1,7 +1,7 @@
 """topograd: reverse-mode automatic differentiation you can read, check and trust.
 
 The scalar engine needs only the standard library: ``import topograd`` loads NumPy only when a
-Tensor is first asked for (``tg.Tensor``, ``tg.where``, ...).
+Tensor is first asked for (``tg.Tensor``, ``tg.zeros``, ...).
 
 >>> import topograd as tg
 >>> x = tg.Value(3.0, label="x")
@@ -22,6 +22,7 @@ from .autograd.function import Function
 from .autograd.kinds import load_kind_on_sight
 from .autograd.modes import AnomalyError, detect_anomaly, is_grad_enabled, no_grad
 from .autograd.registry import OPS
+from .ops.selection import select as where  # the registry's entry: Values and Tensors alike
 from .ops.spellings import AS_FUNCTIONS
 from .scalar.custom import CustomOpError, custom_op
 from .scalar.functions import affine, dot
@@ -72,7 +73,6 @@ if TYPE_CHECKING:
         stack,
         tensor,
         tensordot,
-        where,
         zeros,
         zeros_like,
     )
@@ -127,7 +127,6 @@ _ON_FIRST_USE = {
     "tensor": "topograd.tensors",
     "tensordot": "topograd.tensors",
     "stack": "topograd.tensors",
-    "where": "topograd.tensors",
     "TensorGradcheckError": "topograd.verify.tensors",
     "GradcheckError": "topograd.verify.gradcheck",
     "gradcheck": "topograd.verify.gradcheck",

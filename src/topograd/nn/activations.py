@@ -18,16 +18,16 @@ one.
 from __future__ import annotations
 
 import warnings
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
 from ..ops.activations import leaky_relu as leaky_relu_op
 from ..ops.floats import LEAKY_SLOPE
+from ..ops.selection import select as where  # tg.where, the registry's entry
 from ..tensors import Tensor
 from ..tensors.functions import log_softmax as log_softmax_along
 from ..tensors.functions import softmax as softmax_along
-from ..tensors.functions import where
 from ..tensors.tensor import as_tensor
 from .module import Module
 
@@ -90,7 +90,7 @@ def softplus(input: Tensor, beta: float = 1.0, threshold: float = 20.0) -> Tenso
     x = as_tensor(input)
     scaled = x if beta == 1.0 else x * float(beta)
     smooth = scaled.softplus() if beta == 1.0 else scaled.softplus() / float(beta)
-    return where(scaled.data > threshold, x, smooth)
+    return cast(Tensor, where(scaled.data > threshold, x, smooth))
 
 
 def implicit_dim(name: str, ndim: int, stacklevel: int) -> int:

@@ -12,13 +12,13 @@ stays as it is in training).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
+from ..ops.selection import select as where  # tg.where, the registry's entry
 from ..tensors import Tensor
 from ..tensors.creation import checked_shape
-from ..tensors.functions import where
 from ..tensors.random import normal_
 from .module import Module
 from .parameter import Parameter, factory_dtype
@@ -64,7 +64,7 @@ def embedding(
     if padding is None or not picked.requires_grad:
         return picked
     unused = (index == padding)[..., None]
-    return where(unused, picked.detach(), picked)
+    return cast(Tensor, where(unused, picked.detach(), picked))
 
 
 class Embedding(Module):

@@ -20,14 +20,15 @@ nothing else) is the registry's fused ``cross_entropy``, which computes the same
 from __future__ import annotations
 
 import warnings
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
 from ..autograd.modes import is_grad_enabled
+from ..ops.selection import select as where  # tg.where, the registry's entry
 from ..ops.softmax import cross_entropy as fused_cross_entropy
 from ..tensors import Tensor
-from ..tensors.functions import log_softmax, where
+from ..tensors.functions import log_softmax
 from ..tensors.tensor import as_tensor, constant
 from .embedding import indices_of
 
@@ -205,7 +206,7 @@ def _against_uniform(
     t, counted = _checked_targets(x, target, ignore_index)
     along = (-1,) + (1,) * (x.ndim - axis - 1)
     terms = -(logp if weight is None else logp * weight.reshape(along)).sum(axis=axis)
-    terms = where(counted, terms, 0.0)
+    terms = cast(Tensor, where(counted, terms, 0.0))
     if reduction == "none":
         return terms
     if reduction == "sum":
@@ -249,7 +250,7 @@ def _log_at_least(x: Tensor, f: Any, safe: float) -> Tensor:
     nan in the gradient)."""
     with np.errstate(all="ignore"):
         kept = f(x.data) >= -100.0
-    return where(kept, f(where(kept, x, safe)), -100.0)
+    return cast(Tensor, where(kept, f(where(kept, x, safe)), -100.0))
 
 
 def _log(x: Any) -> Any:

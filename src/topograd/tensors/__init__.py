@@ -25,7 +25,6 @@ from .functions import (
     mse_loss,
     softmax,
     stack,
-    where,
 )
 from .kind import TENSOR as TENSOR  # the kind registers itself with the engine
 from .memory import keep_freed_memory
@@ -100,7 +99,6 @@ __all__ = [
     "stack",
     "tensor",
     "tensordot",
-    "where",
     "zeros",
     "zeros_like",
 ]

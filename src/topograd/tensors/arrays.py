@@ -11,6 +11,7 @@ array([0., 0.])
 from __future__ import annotations
 
 import math
+import numbers
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -72,10 +73,34 @@ def index_array(index: Any) -> Array:
     return whole
 
 
+def number_dtype(x: numbers.Real, like: np.dtype[Any] | None) -> Any:
+    """The dtype a Python number takes beside an array of dtype ``like``: that one, where the
+    number is of its kind or a lower one (an int beside floats), else the default of its own
+    kind (float64, topograd's float; int64), as PyTorch's numbers.
+
+    >>> number_dtype(2.5, np.dtype(np.float32)), number_dtype(2.5, np.dtype(bool))
+    (dtype('float32'), <class 'numpy.float64'>)
+    """
+    if like is None:
+        return np.float64
+    whole = isinstance(x, numbers.Integral)
+    if like.kind == "f" or (whole and like.kind in "iu"):
+        return like
+    return np.int64 if whole else np.float64
+
+
+_KINDS = {"b": 0, "u": 1, "i": 1, "f": 2}  # PyTorch's categories: bool < integers < floats
+
+
 def same_dtype(arrays: list[Array]) -> list[Array]:
-    """PyTorch's rule for two operands: a 0-d Tensor (a number) takes the other's dtype."""
+    """PyTorch's rule for two operands: a 0-d Tensor (a number) takes the other's dtype, where
+    it is of the other's category or a lower one (a float beside booleans keeps its own, so
+    that ``mask * 2.5`` holds 2.5, as PyTorch's)."""
     xd, yd = arrays
     if xd.dtype != yd.dtype and (xd.ndim == 0) != (yd.ndim == 0):
+        number, other = (xd, yd) if xd.ndim == 0 else (yd, xd)
+        if _KINDS.get(number.dtype.kind, 3) > _KINDS.get(other.dtype.kind, 3):
+            return arrays
         return [xd.astype(yd.dtype), yd] if xd.ndim == 0 else [xd, yd.astype(xd.dtype)]
     return arrays
 

@@ -3,10 +3,10 @@
 >>> import numpy as np
 >>> import topograd as tg
 >>> x = tg.Tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True)
->>> tg.where(x.data > 2, x, 0.0).sum().backward()
+>>> tg.stack([x[0], x[1] * 2.0]).sum().backward()
 >>> x.grad
-array([[0., 0.],
-       [1., 1.]])
+array([[1., 1.],
+       [2., 2.]])
 """
 
 from __future__ import annotations
@@ -18,17 +18,10 @@ from typing import Any
 import numpy as np
 
 from ..autograd.errors import RuntimeValueError
-from ..ops import linalg, selection, shapes
+from ..ops import linalg, shapes
 from ..ops import softmax as logits
 from ..ops.spellings import AS_FUNCTIONS
 from .tensor import Operand, Tensor, as_tensor, constant
-
-
-def where(cond: Any, a: Operand, b: Operand) -> Tensor:
-    """``a`` where ``cond`` holds, else ``b`` (broadcast); the condition gets no gradient."""
-    mask = np.asarray(cond.data if isinstance(cond, Tensor) else cond, dtype=bool)
-    x = as_tensor(a, b if isinstance(b, Tensor) else None)
-    return selection.select(constant(mask), x, as_tensor(b, x))  # type: ignore[no-any-return]
 
 
 def concatenate(tensors: Sequence[Operand], axis: int = 0, *, dim: int | None = None) -> Tensor:

@@ -14,7 +14,9 @@ from typing import Any
 
 import numpy as np
 
+from ..autograd.errors import RuntimeValueError
 from ..ops.floats import GELU_ALPHA, GELU_BETA, GELU_KAPPA, GELU_TANH_BETA, LEAKY_SLOPE
+from .dtypes import scalar_name
 
 Array = np.ndarray[Any, Any]
 
@@ -70,7 +72,15 @@ def erf(x: Array) -> Array:
 def where(cond: Any, x: Any, y: Any) -> Array:
     """x where cond holds, else y, element by element (np.where). Where one side is +0.0 (a
     rule saying "this input gets nothing here"), the other is kept by a bitwise and, exact for
-    inf and nan, and several times faster than np.where on a random mask."""
+    inf and nan, and several times faster than np.where on a random mask. The condition holds
+    booleans (or bytes, which PyTorch still takes), never numbers: PyTorch refuses those."""
+    if type(cond) is not bool:
+        found = np.asarray(cond).dtype
+        if found.kind != "b" and found != np.uint8:
+            raise RuntimeValueError(
+                "where expected condition to be a boolean tensor, but got a tensor with dtype "
+                f"{scalar_name(found)}"
+            )
     if _is_plus_zero(y):
         kept = _keep(x, cond)
         if kept is not None:
