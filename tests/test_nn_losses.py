@@ -11,6 +11,7 @@ x in [0.01, 0.99] drawn here."""
 
 from __future__ import annotations
 
+import math
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -26,6 +27,11 @@ import topograd as tg
 F = tg.nn.functional
 REDUCTIONS = st.sampled_from(["mean", "sum", "none"])
 SHAPES = st.lists(st.integers(0, 3), max_size=3).map(tuple)  # empty and 0-d too
+# every label smoothing PyTorch takes: in [0, 1], and below 0 (or nan), which smooths nothing
+SMOOTHINGS = st.one_of(
+    st.sampled_from([0.0, 0.0, 0.1, 0.5, 1.0, -0.0, -0.1, -math.inf, math.nan]),
+    st.floats(-5.0, 1.0),
+)
 
 
 @pytest.fixture(autouse=True, scope="module")
@@ -105,7 +111,7 @@ def loss_against_torch(
     )
 
 
-@given(case=classes(), reduction=REDUCTIONS, smoothing=st.sampled_from([0.0, 0.0, 0.1, 0.5, 1.0]))
+@given(case=classes(), reduction=REDUCTIONS, smoothing=SMOOTHINGS)
 def test_cross_entropy_with_class_indices_is_pytorchs(
     case: Classes, reduction: str, smoothing: float
 ) -> None:
@@ -131,7 +137,7 @@ def test_nll_loss_is_pytorchs(case: Classes, reduction: str) -> None:
     )
 
 
-@given(case=classes(most=3), reduction=REDUCTIONS, smoothing=st.sampled_from([0.0, 0.2]))
+@given(case=classes(most=3), reduction=REDUCTIONS, smoothing=SMOOTHINGS)
 def test_cross_entropy_with_class_probabilities_is_pytorchs(
     case: Classes, reduction: str, smoothing: float
 ) -> None:
@@ -141,6 +147,56 @@ def test_cross_entropy_with_class_probabilities_is_pytorchs(
         weight=case.weight,
         reduction=reduction,
         label_smoothing=smoothing,
+    )
+
+
+@given(
+    smoothing=st.one_of(
+        st.sampled_from([1.5, 2.0, 1e300, math.inf]), st.floats(1.0, 1e9, exclude_min=True)
+    ),
+    probabilities=st.booleans(),
+    module=st.booleans(),
+)
+def test_a_label_smoothing_above_one_is_refused_as_pytorchs(
+    smoothing: float, probabilities: bool, module: bool
+) -> None:
+    z = np.zeros((2, 3))
+    target = np.full((2, 3), 1 / 3) if probabilities else np.array([0, 2])
+
+    def loss(lib: Any, layers: Any) -> Any:
+        if module:  # the module takes it, and refuses it when called, as PyTorch's
+            return call(layers, "CrossEntropyLoss", label_smoothing=smoothing)(
+                *(twin(a) if lib is TF else tg.Tensor(a) for a in (z, target))
+            )
+        return call(
+            lib,
+            "cross_entropy",
+            twin(z) if lib is TF else tg.Tensor(z),
+            target,
+            label_smoothing=smoothing,
+        )
+
+    with pytest.raises(RuntimeError) as theirs:
+        loss(TF, torch.nn)
+    with pytest.raises(RuntimeError) as ours:
+        loss(F, tg.nn)
+    assert str(ours.value) == str(theirs.value)
+
+
+@given(case=classes(), smoothing=SMOOTHINGS, probabilities=st.booleans())
+def test_cross_entropy_loss_takes_pytorchs_label_smoothings(
+    case: Classes, smoothing: float, probabilities: bool
+) -> None:
+    """The module, as its function: values and gradients, a negative smoothing too."""
+    target = case.probabilities if probabilities else case.target
+    ours = tg.nn.CrossEntropyLoss(label_smoothing=smoothing)
+    theirs = torch.nn.CrossEntropyLoss(label_smoothing=smoothing)
+    wanted = tg.Tensor(target) if probabilities else target
+    against_torch(
+        lambda z: ours(z, wanted),
+        lambda z: theirs(z, torch.tensor(target)),
+        [case.scores],
+        second=False,
     )
 
 

@@ -173,12 +173,11 @@ def cross_entropy(
     logits of ±1000: ``nll_loss`` of ``log_softmax``, with its ``weight``, ``ignore_index`` and
     ``reduction``. A target of the input's shape holds class probabilities instead (-Σ p log q,
     a mean over the samples). ``label_smoothing`` ε mixes the target with the uniform
-    distribution: (1 - ε) of the loss plus ε times the mean over the classes of -log q."""
+    distribution: (1 - ε) of the loss plus ε times the mean over the classes of -log q. As
+    PyTorch's, an ε above 1 is refused and only one above 0 smooths: a negative one (or nan)
+    gives the plain loss."""
     reduction = reduction_of(size_average, reduce, reduction)
-    if not 0.0 <= label_smoothing <= 1.0:
-        raise RuntimeError(
-            f"label_smoothing must be between 0.0 and 1.0. Got: {float(label_smoothing)}"
-        )
+    label_smoothing = _smoothing(label_smoothing)
     x = as_tensor(input)
     axis = _class_axis(x)
     w = _constant(weight, x, "weight", "nll_loss_forward")
@@ -195,6 +194,16 @@ def cross_entropy(
         return nll
     uniform = _against_uniform(x, logp, target, w, ignore_index, reduction)
     return (1.0 - label_smoothing) * nll + uniform * (label_smoothing / x.shape[axis])
+
+
+def _smoothing(given: float) -> float:
+    """The label smoothing to apply: ``given`` where it is above 0, else none (PyTorch smooths
+    only then: a negative or nan one is taken and changes nothing); above 1 refused, as by
+    PyTorch."""
+    found = float(given)
+    if found > 1.0:
+        raise RuntimeError(f"label_smoothing must be between 0.0 and 1.0. Got: {found:g}")
+    return found if found > 0.0 else 0.0
 
 
 def _against_uniform(
