@@ -121,15 +121,7 @@ def _along(
         found = implicit_dim(name, x.ndim, stacklevel=3)
     if dtype is not None:
         x = x.astype(dtype)
-    if x.ndim == 0:  # one element along the one axis there is (0 or -1), as PyTorch's
-        if found not in (0, -1):
-            raise IndexError(
-                f"Dimension out of range (expected to be in range of [-1, 0], but got {found})"
-            )
-        return f(x.reshape(1), 0).reshape(())  # type: ignore[no-any-return]
-    if x.numel() == 0:
-        return x * 1.0
-    return f(x, found)  # type: ignore[no-any-return]
+    return f(x, found)  # type: ignore[no-any-return]  # (the method's one path)
 
 
 def softmax(

@@ -25,6 +25,7 @@ from typing import Any, cast
 import numpy as np
 
 from ..autograd.modes import is_grad_enabled
+from ..ops import floats
 from ..ops.selection import select as where  # tg.where, the registry's entry
 from ..ops.softmax import cross_entropy as fused_cross_entropy
 from ..tensors import Tensor
@@ -193,7 +194,8 @@ def cross_entropy(
     if not label_smoothing:
         return nll
     uniform = _against_uniform(x, logp, target, w, ignore_index, reduction)
-    return (1.0 - label_smoothing) * nll + uniform * (label_smoothing / x.shape[axis])
+    share = floats.div(label_smoothing, float(x.shape[axis]))  # inf for no classes, as PyTorch's
+    return (1.0 - label_smoothing) * nll + uniform * share
 
 
 def _smoothing(given: float) -> float:
@@ -236,7 +238,7 @@ def _soft_cross_entropy(
             f"but got weight tensor of shape: {list(weight.shape)}"
         )
     if label_smoothing:
-        p = p * (1.0 - label_smoothing) + label_smoothing / classes
+        p = p * (1.0 - label_smoothing) + floats.div(label_smoothing, float(classes))
     terms = log_softmax(x, axis) * p
     if weight is not None:
         terms = terms * weight.reshape((-1,) + (1,) * (x.ndim - axis - 1))

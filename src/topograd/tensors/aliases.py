@@ -20,7 +20,9 @@ import numpy as np
 
 from ..ops.rounding import round_even
 from ..ops.selection import select
+from ..ops.shapes import reshape
 from ..ops.softmax import log_softmax, softmax
+from .arrays import dim_index
 
 
 class Aliases:
@@ -59,12 +61,21 @@ class Aliases:
         return self.to(copy=True)  # type: ignore[attr-defined, no-any-return]
 
     def softmax(self, dim: int) -> Self:
-        """e^x / Σ e^x along ``dim``."""
-        return softmax(self, axis=operator.index(dim))  # type: ignore[no-any-return]
+        """e^x / Σ e^x along ``dim``, shifted by the largest so that nothing overflows."""
+        return self._along(softmax, dim)
 
     def log_softmax(self, dim: int) -> Self:
         """x - log Σ e^x along ``dim``."""
-        return log_softmax(self, axis=operator.index(dim))  # type: ignore[no-any-return]
+        return self._along(log_softmax, dim)
+
+    def _along(self, op: Any, dim: Any) -> Self:
+        """``op`` along ``dim``, read as PyTorch reads a dim (out of range: its IndexError):
+        a Tensor of no axes has one, of one element; an empty one gives an empty one. The
+        functions (``tg.softmax``, ``tg.nn.functional.softmax``) come here too."""
+        at = dim_index(dim, self.data.ndim)
+        if self.data.ndim == 0:
+            return cast(Self, reshape(op(reshape(self, shape=(1,)), axis=0), shape=()))
+        return cast(Self, op(self, axis=at))
 
     def round(self, decimals: int = 0) -> Self:
         """The nearest whole number (halves to even), or multiple of 10^-decimals, computed as

@@ -72,12 +72,24 @@ def linear(x: Operand, weight: Tensor, bias: Tensor | None = None) -> Tensor:
 
 
 def softmax(x: Tensor, axis: int = -1) -> Tensor:
-    """exp(x) / sum(exp(x)) along ``axis``, shifted by the max so that nothing overflows."""
-    return logits.softmax(as_tensor(x), axis=int(axis))  # type: ignore[no-any-return]
+    """exp(x) / sum(exp(x)) along ``axis``: ``x.softmax(axis)``, the one path of
+    ``tg.softmax`` and ``tg.nn.functional.softmax`` too.
+
+    >>> import topograd as tg
+    >>> softmax(tg.zeros(0, 3), 0).shape, softmax(tg.Tensor(2.0), -1).item()
+    ((0, 3), 1.0)
+    """
+    return as_tensor(x).softmax(axis)
 
 
 def log_softmax(x: Tensor, axis: int = -1) -> Tensor:
-    return logits.log_softmax(as_tensor(x), axis=int(axis))  # type: ignore[no-any-return]
+    """x - log Σ e^x along ``axis``: ``x.log_softmax(axis)``, as ``softmax``.
+
+    >>> import topograd as tg
+    >>> log_softmax(tg.Tensor([0.0, 0.0]), 0).tolist() == [-0.6931471805599453] * 2
+    True
+    """
+    return as_tensor(x).log_softmax(axis)
 
 
 def cross_entropy(logits_: Tensor, targets: Any) -> Tensor:

@@ -153,6 +153,10 @@ def linear(x: Array, w: Array, b: Array) -> Array:
 
 
 def log_softmax(x: Array, axis: int = -1) -> Array:
+    """x - log Σ e^x along the axis, from x less its largest (an empty x: an empty result,
+    where NumPy's max of nothing would raise)."""
+    if x.size == 0:
+        return np.empty_like(x)
     shifted = x - x.max(axis=axis, keepdims=True)
     return np.asarray(shifted - np.log(np.exp(shifted).sum(axis=axis, keepdims=True)))
 
@@ -188,13 +192,24 @@ def logsumexp(x: Array, axis: Any = None, keepdims: bool = False) -> Array:
     return np.asarray(found, dtype=x.dtype)
 
 
+def _count(x: Array, axis: Any) -> int:
+    """How many elements a reduction along ``axis`` (None: all) takes for each result."""
+    axes = range(x.ndim) if axis is None else (axis,) if isinstance(axis, int) else axis
+    return int(np.prod([x.shape[a] for a in axes]))
+
+
+def mean(x: Array, axis: Any = None, keepdims: bool = False) -> Array:
+    """np.mean, and the mean of nothing nan without NumPy's warning, as PyTorch's."""
+    if x.size:
+        return np.asarray(np.mean(x, axis=axis, keepdims=keepdims))
+    return np.asarray(np.sum(x, axis=axis, keepdims=keepdims) / _count(x, axis), dtype=x.dtype)
+
+
 def var(x: Array, axis: Any = None, correction: float = 1, keepdims: bool = False) -> Array:
     """Σ (x - mean)² / (n - correction), n - correction counted as 0 where it is less (inf or
     nan then, as PyTorch's)."""
-    axes = range(x.ndim) if axis is None else (axis,) if isinstance(axis, int) else axis
-    count = int(np.prod([x.shape[a] for a in axes]))
-    squares = np.sum((x - np.mean(x, axis=axis, keepdims=True)) ** 2, axis=axis, keepdims=keepdims)
-    return np.asarray(squares / max(0, count - correction), dtype=x.dtype)
+    squares = np.sum((x - mean(x, axis=axis, keepdims=True)) ** 2, axis=axis, keepdims=keepdims)
+    return np.asarray(squares / max(0, _count(x, axis) - correction), dtype=x.dtype)
 
 
 def std(x: Array, axis: Any = None, correction: float = 1, keepdims: bool = False) -> Array:

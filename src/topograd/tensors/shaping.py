@@ -19,7 +19,6 @@ takes 0 and -1, as if it had one (``x.transpose(0, 0)`` on a number is the numbe
 from __future__ import annotations
 
 import math
-import operator
 from typing import Any, Self, cast
 
 import numpy as np
@@ -27,38 +26,7 @@ import numpy as np
 from ..autograd.errors import RuntimeValueError
 from ..ops.selection import select
 from ..ops.shapes import broadcast_to, getitem, reshape, transpose
-
-
-def whole(n: Any, what: str = "a dim") -> int:
-    """An int given as a dim or a size: a Python or NumPy integer, as PyTorch takes one; a bool
-    or a float is refused with a TypeError, as PyTorch refuses them.
-
-    >>> whole(2), whole(-1)
-    (2, -1)
-    """
-    if not isinstance(n, (bool, np.bool_)):
-        try:
-            return operator.index(n)
-        except TypeError:
-            pass
-    raise TypeError(f"{what} must be an int, not {type(n).__name__}")
-
-
-def dim_index(dim: Any, ndim: int, what: str = "a dim") -> int:
-    """``dim`` of a Tensor of ``ndim`` axes, counted from 0 (a negative one from the end); a
-    Tensor of no axes takes 0 and -1, as PyTorch's. Outside: an IndexError, as PyTorch's (and
-    NumPy's AxisError, which is one).
-
-    >>> dim_index(-1, 3), dim_index(-1, 0)
-    (2, 0)
-    """
-    at, span = whole(dim, what), max(ndim, 1)
-    if not -span <= at < span:
-        raise np.exceptions.AxisError(
-            f"axis {at} is out of bounds for a Tensor of {ndim} axes: Dimension out of range "
-            f"(expected to be in range of [{-span}, {span - 1}], but got {at})"
-        )
-    return at % span
+from .arrays import dim_index, whole
 
 
 def given(args: tuple[Any, ...], named: dict[str, Any], name: str) -> tuple[Any, ...]:
