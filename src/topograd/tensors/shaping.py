@@ -27,6 +27,7 @@ from ..autograd.errors import RuntimeValueError
 from ..ops.selection import select
 from ..ops.shapes import broadcast_to, getitem, reshape, transpose
 from .arrays import dim_index, whole
+from .layout import NOT_A_VIEW, inferred, viewable
 
 
 def given(args: tuple[Any, ...], named: dict[str, Any], name: str) -> tuple[Any, ...]:
@@ -69,7 +70,8 @@ class Shapes:
     def reshape(self, *shape: Any, **named: Any) -> Self:
         """The same elements in another shape (-1: what is left): ``reshape(2, 3)``,
         ``reshape((2, 3))`` or ``reshape(shape=(2, 3))``."""
-        return cast(Self, reshape(self, shape=as_sizes(given(shape, named, "shape"))))
+        sizes = inferred(as_sizes(given(shape, named, "shape")), self.data.size)
+        return cast(Self, reshape(self, shape=sizes))
 
     def transpose(self, *axes: Any, dim0: Any = None, dim1: Any = None) -> Self:
         """PyTorch's: the two dims given (``x.transpose(0, 1)``, or by name ``dim0=``, ``dim1=``)
@@ -121,8 +123,13 @@ class Shapes:
         return transpose(self, axes=tuple(reversed(range(self.data.ndim))))
 
     def view(self, *shape: Any) -> Any:
-        """The same elements in another shape (-1: what is left), as reshape."""
-        return reshape(self, shape=as_sizes(shape))
+        """The same elements in another shape (-1: what is left), where the layout allows it
+        without a copy, as PyTorch's (``layout.viewable``, from the array's strides: ``x.t()``
+        has no view as one axis); elsewhere PyTorch's refusal, which says to use reshape."""
+        sizes = inferred(as_sizes(shape), self.data.size)
+        if not viewable(self.data, sizes):
+            raise RuntimeValueError(NOT_A_VIEW)
+        return reshape(self, shape=sizes)
 
     def flatten(self, start_dim: int = 0, end_dim: int = -1) -> Any:
         """The axes from ``start_dim`` to ``end_dim`` (both included) as one."""
