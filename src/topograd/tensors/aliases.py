@@ -1,13 +1,13 @@
 """PyTorch's other spellings of a Tensor's ops, as methods (mixed into ``Tensor``): ``pow``,
 ``masked_fill``, ``clone``, ``softmax`` and ``log_softmax`` with a ``dim``, ``round`` to
-``decimals``, ``dim()``, ``mT``, ``int(t)`` and ``t`` as an index; and ``clamp`` between
-Tensors. Each is made of the registry's ops, so its gradient is theirs.
+``decimals``, ``dim()``, ``mT``, ``int(t)`` and ``t`` of an integer as an index; and ``clamp``
+between Tensors. Each is made of the registry's ops, so its gradient is theirs.
 
 >>> import topograd as tg
 >>> x = tg.Tensor([[1.0, -2.0], [3.0, 0.25]], requires_grad=True)
 >>> x.masked_fill(x < 0, 0.0).pow(2).sum().item(), x.dim(), x.mT.shape
 (10.0625, 2, (2, 2))
->>> [10, 20, 30][tg.Tensor(2.0)], x.round(decimals=1).tolist()
+>>> [10, 20, 30][x.argmax()], x.round(decimals=1).tolist()
 (30, [[1.0, -2.0], [3.0, 0.2]])
 """
 
@@ -18,11 +18,13 @@ from typing import Any, Self, cast
 
 import numpy as np
 
+from ..autograd.errors import RuntimeTypeError
 from ..ops.rounding import round_even
 from ..ops.selection import select
 from ..ops.shapes import reshape
 from ..ops.softmax import log_softmax, softmax
 from .arrays import dim_index
+from .dtypes import c_name
 
 
 class Aliases:
@@ -44,7 +46,10 @@ class Aliases:
         """``value`` where ``mask`` holds, x elsewhere (a choice: there x gets no gradient)."""
         held = np.asarray(getattr(mask, "data", mask))
         if held.dtype != np.bool_:
-            raise TypeError(f"masked_fill only supports boolean masks, but got {held.dtype}")
+            raise RuntimeTypeError(
+                f"masked_fill_ only supports boolean masks, but got mask with dtype "
+                f"{c_name(held.dtype)}"
+            )
         if getattr(value, "ndim", 0) != 0:
             raise RuntimeError(
                 "masked_fill_ only supports a 0-dimensional value tensor, but got tensor with "
@@ -105,11 +110,11 @@ class Aliases:
         return int(self.data.reshape(()).item()) if self.data.size == 1 else _one(self)
 
     def __index__(self) -> int:
-        """A Tensor of one whole number as an index (``items[t]``): it holds it as a float."""
-        value = float(self.data.reshape(()).item() if self.data.size == 1 else _one(self))
-        if not value.is_integer():
-            raise TypeError(f"only whole numbers can be an index, got {value}")
-        return int(value)
+        """A Tensor of one integer (or boolean) as an index (``items[t]``); one of floats is
+        refused, whole or not, as PyTorch refuses it."""
+        if self.data.size != 1 or self.data.dtype.kind not in "biu":
+            raise TypeError("only integer tensors of a single element can be converted to an index")
+        return int(self.data.reshape(()).item())
 
     def clamp_between(self, low: Any, high: Any) -> Self:
         """``clamp`` with Tensors as limits: the limit where x lies beyond it, x elsewhere (so

@@ -13,6 +13,7 @@ from __future__ import annotations
 import math
 import numbers
 import operator
+import warnings
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -21,6 +22,7 @@ import numpy as np
 from ..autograd.kinds import kind_of, register_array
 from ..autograd.registry import Op
 from . import kernels, windows
+from .dtypes import index_numbers
 from .quiet import quietly
 
 Array = np.ndarray[Any, Any]
@@ -93,16 +95,29 @@ def axis_of(axis: Any, ndim: int = 1) -> Any:
 
 
 def index_array(index: Any) -> Array:
-    """A Tensor used as an index: a mask (a comparison's booleans) masks, whole numbers pick
-    (a Tensor holds them as floats); a fraction is refused rather than cut."""
-    array = np.asarray(index.data)
-    if array.dtype.kind in "biu":
+    """A Tensor used as an index, as PyTorch takes one: integers (int64, int32) pick, booleans
+    mask, and so do bytes (uint8), with PyTorch's warning that this is deprecated; any other
+    dtype, floats first (even of whole numbers), is refused with PyTorch's IndexError, but
+    for one integer of any width (a 0-d Tensor), which PyTorch reads as a Python int (one
+    byte: as a mask of one, without a warning)."""
+    array = index.data
+    if array.ndim == 0 and array.dtype.kind in "iu":
+        return np.asarray(array, dtype=bool if array.dtype == np.uint8 else np.int64)
+    array = index_numbers(index, ("int64", "int32", "uint8", "bool"), _NOT_AN_INDEX)
+    if array.dtype != np.uint8:
         return array
-    with np.errstate(invalid="ignore"):  # nan and inf are refused below
-        whole = array.astype(np.intp)
-    if not np.array_equal(whole, array):
-        raise IndexError("a Tensor used as an index must hold whole numbers or booleans")
-    return whole
+    warnings.warn(
+        "indexing with dtype torch.uint8 is now deprecated, please use a dtype torch.bool instead.",
+        UserWarning,
+        stacklevel=3,
+    )
+    return array.astype(bool)
+
+
+_NOT_AN_INDEX = (
+    IndexError,
+    lambda dtype: "tensors used as indices must be long, int, byte or bool tensors",
+)
 
 
 def number_dtype(x: numbers.Real, like: np.dtype[Any] | None) -> Any:

@@ -9,6 +9,7 @@ array([ 0., -0.,  2.])
 from __future__ import annotations
 
 import math
+import warnings
 from collections.abc import Callable
 from typing import Any
 
@@ -74,13 +75,8 @@ def where(cond: Any, x: Any, y: Any) -> Array:
     rule saying "this input gets nothing here"), the other is kept by a bitwise and, exact for
     inf and nan, and several times faster than np.where on a random mask. The condition holds
     booleans (or bytes, which PyTorch still takes), never numbers: PyTorch refuses those."""
-    if type(cond) is not bool:
-        found = np.asarray(cond).dtype
-        if found.kind != "b" and found != np.uint8:
-            raise RuntimeValueError(
-                "where expected condition to be a boolean tensor, but got a tensor with dtype "
-                f"{scalar_name(found)}"
-            )
+    if type(cond) is not bool and np.asarray(cond).dtype != np.bool_:
+        _bytes_or_refused(np.asarray(cond).dtype)
     if _is_plus_zero(y):
         kept = _keep(x, cond)
         if kept is not None:
@@ -90,6 +86,28 @@ def where(cond: Any, x: Any, y: Any) -> Array:
         if kept is not None:
             return kept
     return np.asarray(np.where(cond, x, y))
+
+
+_WARNED: set[str] = set()  # the warnings PyTorch gives once in a process, given
+
+
+def _bytes_or_refused(found: np.dtype[Any]) -> None:
+    """A condition of bytes, with PyTorch's warning that it is deprecated (once, as PyTorch's:
+    not again in the backward); of numbers, refused as PyTorch refuses it."""
+    if found != np.uint8:
+        raise RuntimeValueError(
+            "where expected condition to be a boolean tensor, but got a tensor with dtype "
+            f"{scalar_name(found)}"
+        )
+    if "where" in _WARNED:
+        return
+    _WARNED.add("where")
+    warnings.warn(
+        "where received a uint8 condition tensor. This behavior is deprecated and will be "
+        "removed in a future version of PyTorch. Use a boolean condition instead.",
+        UserWarning,
+        stacklevel=4,
+    )
 
 
 def _is_plus_zero(x: Any) -> bool:

@@ -23,10 +23,11 @@ from typing import Any, Self, cast
 
 import numpy as np
 
-from ..autograd.errors import RuntimeValueError
+from ..autograd.errors import RuntimeTypeError, RuntimeValueError
 from ..ops.selection import select
 from ..ops.shapes import broadcast_to, getitem, reshape, transpose
 from .arrays import dim_index, whole
+from .dtypes import index_numbers
 from .layout import NOT_A_VIEW, inferred, viewable
 
 
@@ -294,12 +295,9 @@ class Shapes:
     def gather(self, dim: int, index: Any) -> Any:
         """The elements ``index`` picks along ``dim``, each in its own place of the others:
         ``out[i][j] = x[index[i][j]][j]`` for ``dim`` 0, as PyTorch's (repeated picks add up
-        in the gradient)."""
-        picks = np.asarray(getattr(index, "data", index))
-        if picks.dtype.kind == "f" and np.array_equal(picks, np.round(picks)):
-            picks = picks.astype(np.int64)  # a Tensor of indices holds them as floats
-        if picks.dtype.kind not in "iu":
-            raise TypeError(f"gather(): index must hold whole numbers, got {picks.dtype}")
+        in the gradient). The index holds integers: a Tensor of int64 or int32, as PyTorch
+        asks (or an array of integers); floats are refused, as by PyTorch."""
+        picks = index_numbers(index, ("int64", "int32"), _GATHER)
         if picks.ndim != self.data.ndim:
             raise RuntimeValueError("gather(): index must have as many axes as the Tensor")
         at = self._axis(dim)
@@ -312,3 +310,6 @@ class Shapes:
         grid: list[Any] = list(np.indices(picks.shape, sparse=True))
         grid[at] = picks
         return getitem(self, index=tuple(grid))
+
+
+_GATHER = (RuntimeTypeError, lambda dtype: "gather(): Expected dtype int32/int64 for index")
