@@ -152,7 +152,13 @@ USES: dict[str, Callable[[], bool]] = {
     "to_dot": lambda: tg.to_dot(tg.Value(1.0) * 2).startswith("digraph"),
     "to_svg": lambda: tg.to_svg(tg.Value(1.0) * 2).startswith("<svg"),
     "trace": _trace,
-    "where": lambda: tg.where([True, False], np.ones(2), 0.0).data.tolist() == [1.0, 0.0],
+    "int64": lambda: tg.tensor([2, 0], dtype=tg.int64).dtype == np.int64,
+    "int32": lambda: tg.ones(3)[tg.tensor([2], dtype=tg.int32)].tolist() == [1.0],
+    "long": lambda: tg.long is tg.int64 and tg.Tensor([2.7]).long().tolist() == [2],
+    "where": lambda: (
+        tg.where(tg.Value(1.0) > 0, tg.Value(2.0), 3.0).data == 2.0
+        and tg.where(tg.ones(2) > tg.Tensor([0.0, 2.0]), tg.ones(2), 0.0).tolist() == [1.0, 0.0]
+    ),
     "widget": lambda: tg.widget(tg.Value(1.0, label="x") * 2).data["names"] == ["x"],
     "Generator": lambda: (
         tg.rand(3, generator=tg.Generator().manual_seed(7)).tolist()

@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 import tracemalloc
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -408,15 +409,15 @@ def test_transpose_with_negative_axes(shape: tuple[int, ...], axes: tuple[int, .
 def test_tensors_as_indices_mask_or_pick_as_in_torch() -> None:
     x, tx = both(np.random.default_rng(5).normal(size=(3, 4)))
     check(x[x > 0], tx[tx > 0], [(x, tx)])
-    rows, cols = tg.Tensor([2, 0, 2]), tg.Tensor([1, 1, 3])  # whole numbers, held as floats
+    rows, cols = (tg.tensor(i, dtype=tg.int64) for i in ([2, 0, 2], [1, 1, 3]))  # as torch's
     check(x[rows, cols], tx[torch.tensor([2, 0, 2]), torch.tensor([1, 1, 3])], [(x, tx)], 1)
     check(x[(rows, 0)], tx[(torch.tensor([2, 0, 2]), 0)], [(x, tx)], 2)
 
 
-@pytest.mark.parametrize("index", [tg.Tensor([0.5]), tg.Tensor([math.nan]), tg.Tensor([math.inf])])
-def test_a_fraction_as_an_index_is_refused_not_cut(index: tg.Tensor) -> None:
-    with pytest.raises(IndexError, match="whole numbers or booleans"):
-        tg.Tensor([1.0, 2.0])[index]
+@pytest.mark.parametrize("index", [[0.5], [math.nan], [math.inf], [1.0], 0.0])
+def test_floats_as_an_index_are_refused_whole_or_not(index: Any) -> None:
+    with pytest.raises(IndexError, match="tensors used as indices must be long, int, byte or bool"):
+        tg.Tensor([1.0, 2.0])[tg.Tensor(index)]
 
 
 def test_axes_out_of_range_are_refused_as_numpy_refuses_them() -> None:
@@ -547,7 +548,8 @@ def test_a_0d_gradient_stays_an_array_after_two_backwards_and_zero_grad_forgets_
 def test_an_input_that_gets_nothing_gets_zeros_even_when_it_wants_a_gradient() -> None:
     from topograd.autograd.registry import OPS
 
-    mask = tg.Tensor([1.0, 0.0], requires_grad=True)  # a mask made to want a gradient
+    mask = tg.Tensor([1.0, 0.0]) > 0.5
+    mask.requires_grad = True  # a mask made to want a gradient (PyTorch's refuse booleans)
     x = tg.Tensor([2.0, 3.0], requires_grad=True)
     OPS["where"](mask, x, 0.0).sum().backward()
     assert mask.grad.tolist() == [0.0, 0.0] and x.grad.tolist() == [1.0, 0.0]

@@ -104,7 +104,7 @@ def test_in_place_methods_and_item_assignment_count_as_writes() -> None:
         lambda: x.zero_(),
         lambda: x.copy_(np.array([5.0, 6.0])),
         lambda: x.__setitem__(0, 7.0),
-        lambda: x.__setitem__(tg.Tensor([1.0]), 8.0),
+        lambda: x.__setitem__(tg.tensor([1], dtype=tg.int64), 8.0),
     ):
         y = (w * x).sum()
         write()

@@ -1,7 +1,7 @@
 """topograd: reverse-mode automatic differentiation you can read, check and trust.
 
 The scalar engine needs only the standard library: ``import topograd`` loads NumPy only when a
-Tensor is first asked for (``tg.Tensor``, ``tg.where``, ...).
+Tensor is first asked for (``tg.Tensor``, ``tg.zeros``, ...).
 
 >>> import topograd as tg
 >>> x = tg.Value(3.0, label="x")
@@ -22,6 +22,7 @@ from .autograd.function import Function
 from .autograd.kinds import load_kind_on_sight
 from .autograd.modes import AnomalyError, detect_anomaly, is_grad_enabled, no_grad
 from .autograd.registry import OPS
+from .ops.selection import select as where  # the registry's entry: Values and Tensors alike
 from .ops.spellings import AS_FUNCTIONS
 from .scalar.custom import CustomOpError, custom_op
 from .scalar.functions import affine, dot
@@ -52,7 +53,10 @@ if TYPE_CHECKING:
         full,
         get_rng_state,
         initial_seed,
+        int32,
+        int64,
         linspace,
+        long,
         manual_seed,
         multinomial,
         normal,
@@ -72,7 +76,6 @@ if TYPE_CHECKING:
         stack,
         tensor,
         tensordot,
-        where,
         zeros,
         zeros_like,
     )
@@ -95,6 +98,9 @@ _ON_FIRST_USE = {
     "float16": "topograd.tensors",
     "float32": "topograd.tensors",
     "float64": "topograd.tensors",
+    "int32": "topograd.tensors",
+    "int64": "topograd.tensors",
+    "long": "topograd.tensors",
     "full": "topograd.tensors",
     "linspace": "topograd.tensors",
     "manual_seed": "topograd.tensors",
@@ -127,7 +133,6 @@ _ON_FIRST_USE = {
     "tensor": "topograd.tensors",
     "tensordot": "topograd.tensors",
     "stack": "topograd.tensors",
-    "where": "topograd.tensors",
     "TensorGradcheckError": "topograd.verify.tensors",
     "GradcheckError": "topograd.verify.gradcheck",
     "gradcheck": "topograd.verify.gradcheck",
@@ -179,8 +184,11 @@ __all__ = [
     "gradcheck",
     "grade",
     "initial_seed",
+    "int32",
+    "int64",
     "is_grad_enabled",
     "linspace",
+    "long",
     "manual_seed",
     "multinomial",
     "nn",

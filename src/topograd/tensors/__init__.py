@@ -10,7 +10,10 @@ from .creation import (
     float32,
     float64,
     full,
+    int32,
+    int64,
     linspace,
+    long,
     ones,
     ones_like,
     tensor,
@@ -25,7 +28,6 @@ from .functions import (
     mse_loss,
     softmax,
     stack,
-    where,
 )
 from .kind import TENSOR as TENSOR  # the kind registers itself with the engine
 from .memory import keep_freed_memory
@@ -77,8 +79,11 @@ __all__ = [
     "full",
     "get_rng_state",
     "initial_seed",
+    "int32",
+    "int64",
     "linspace",
     "log_softmax",
+    "long",
     "manual_seed",
     "mse_loss",
     "multinomial",
@@ -100,7 +105,6 @@ __all__ = [
     "stack",
     "tensor",
     "tensordot",
-    "where",
     "zeros",
     "zeros_like",
 ]

@@ -1,13 +1,13 @@
 """PyTorch's other spellings of a Tensor's ops, as methods (mixed into ``Tensor``): ``pow``,
 ``masked_fill``, ``clone``, ``softmax`` and ``log_softmax`` with a ``dim``, ``round`` to
-``decimals``, ``dim()``, ``mT``, ``int(t)`` and ``t`` as an index; and ``clamp`` between
-Tensors. Each is made of the registry's ops, so its gradient is theirs.
+``decimals``, ``dim()``, ``mT``, ``int(t)`` and ``t`` of an integer as an index; and ``clamp``
+between Tensors. Each is made of the registry's ops, so its gradient is theirs.
 
 >>> import topograd as tg
 >>> x = tg.Tensor([[1.0, -2.0], [3.0, 0.25]], requires_grad=True)
 >>> x.masked_fill(x < 0, 0.0).pow(2).sum().item(), x.dim(), x.mT.shape
 (10.0625, 2, (2, 2))
->>> [10, 20, 30][tg.Tensor(2.0)], x.round(decimals=1).tolist()
+>>> [10, 20, 30][x.argmax()], x.round(decimals=1).tolist()
 (30, [[1.0, -2.0], [3.0, 0.2]])
 """
 
@@ -18,10 +18,14 @@ from typing import Any, Self, cast
 
 import numpy as np
 
+from ..autograd.errors import RuntimeTypeError
 from ..ops import rounding
 from ..ops.rounding import round_even
 from ..ops.selection import select
+from ..ops.shapes import reshape
 from ..ops.softmax import log_softmax, softmax
+from .arrays import dim_index
+from .dtypes import c_name
 
 
 class Aliases:
@@ -43,7 +47,10 @@ class Aliases:
         """``value`` where ``mask`` holds, x elsewhere (a choice: there x gets no gradient)."""
         held = np.asarray(getattr(mask, "data", mask))
         if held.dtype != np.bool_:
-            raise TypeError(f"masked_fill only supports boolean masks, but got {held.dtype}")
+            raise RuntimeTypeError(
+                f"masked_fill_ only supports boolean masks, but got mask with dtype "
+                f"{c_name(held.dtype)}"
+            )
         if getattr(value, "ndim", 0) != 0:
             raise RuntimeError(
                 "masked_fill_ only supports a 0-dimensional value tensor, but got tensor with "
@@ -60,12 +67,21 @@ class Aliases:
         return self.to(copy=True)  # type: ignore[attr-defined, no-any-return]
 
     def softmax(self, dim: int) -> Self:
-        """e^x / Σ e^x along ``dim``."""
-        return softmax(self, axis=operator.index(dim))  # type: ignore[no-any-return]
+        """e^x / Σ e^x along ``dim``, shifted by the largest so that nothing overflows."""
+        return self._along(softmax, dim)
 
     def log_softmax(self, dim: int) -> Self:
         """x - log Σ e^x along ``dim``."""
-        return log_softmax(self, axis=operator.index(dim))  # type: ignore[no-any-return]
+        return self._along(log_softmax, dim)
+
+    def _along(self, op: Any, dim: Any) -> Self:
+        """``op`` along ``dim``, read as PyTorch reads a dim (out of range: its IndexError):
+        a Tensor of no axes has one, of one element; an empty one gives an empty one. The
+        functions (``tg.softmax``, ``tg.nn.functional.softmax``) come here too."""
+        at = dim_index(dim, self.data.ndim)
+        if self.data.ndim == 0:
+            return cast(Self, reshape(op(reshape(self, shape=(1,)), axis=0), shape=()))
+        return cast(Self, op(self, axis=at))
 
     def round(self, decimals: int = 0) -> Self:
         """The nearest whole number (halves to even), or multiple of 10^-decimals, computed as
@@ -95,11 +111,11 @@ class Aliases:
         return int(self.data.reshape(()).item()) if self.data.size == 1 else _one(self)
 
     def __index__(self) -> int:
-        """A Tensor of one whole number as an index (``items[t]``): it holds it as a float."""
-        value = float(self.data.reshape(()).item() if self.data.size == 1 else _one(self))
-        if not value.is_integer():
-            raise TypeError(f"only whole numbers can be an index, got {value}")
-        return int(value)
+        """A Tensor of one integer (or boolean) as an index (``items[t]``); one of floats is
+        refused, whole or not, as PyTorch refuses it."""
+        if self.data.size != 1 or self.data.dtype.kind not in "biu":
+            raise TypeError("only integer tensors of a single element can be converted to an index")
+        return int(self.data.reshape(()).item())
 
     def clamp_between(self, low: Any, high: Any) -> Self:
         """``clamp`` with Tensor limits (either may be None; a number is a constant limit): the

@@ -11,15 +11,18 @@ array([0., 0.])
 from __future__ import annotations
 
 import math
+import numbers
+import operator
+import warnings
 from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
-from numpy.lib.array_utils import normalize_axis_index
 
 from ..autograd.kinds import kind_of, register_array
 from ..autograd.registry import Op
 from . import kernels, windows
+from .dtypes import index_numbers
 from .quiet import quietly
 
 Array = np.ndarray[Any, Any]
@@ -41,18 +44,50 @@ def as_array(data: Any) -> Array:
     return array.astype(np.float64)
 
 
+def whole(n: Any, what: str = "a dim") -> int:
+    """An int given as a dim or a size: a Python or NumPy integer, as PyTorch takes one; a bool
+    or a float is refused with a TypeError, as PyTorch refuses them.
+
+    >>> whole(2), whole(-1)
+    (2, -1)
+    """
+    if not isinstance(n, (bool, np.bool_)):
+        try:
+            return operator.index(n)
+        except TypeError:
+            pass
+    raise TypeError(f"{what} must be an int, not {type(n).__name__}")
+
+
+def dim_index(dim: Any, ndim: int, what: str = "a dim") -> int:
+    """``dim`` of a Tensor of ``ndim`` axes, counted from 0 (a negative one from the end); a
+    Tensor of no axes takes 0 and -1, as PyTorch's. Outside: an IndexError, as PyTorch's (and
+    NumPy's AxisError, which is one).
+
+    >>> dim_index(-1, 3), dim_index(-1, 0)
+    (2, 0)
+    """
+    at, span = whole(dim, what), max(ndim, 1)
+    if not -span <= at < span:
+        raise np.exceptions.AxisError(
+            f"axis {at} is out of bounds for a Tensor of {ndim} axes: Dimension out of range "
+            f"(expected to be in range of [{-span}, {span - 1}], but got {at})"
+        )
+    return at % span
+
+
 def axis_of(axis: Any, ndim: int = 1) -> Any:
-    """None, an int or a tuple of ints (NumPy integers and lists accepted). A 0-d array has one
-    axis to reduce, as in PyTorch: 0 or -1, meaning all of it (None)."""
+    """None, an int or a tuple of ints (NumPy integers and lists accepted), each within the
+    axes (PyTorch's IndexError otherwise). A 0-d array has one axis to reduce, as in PyTorch:
+    0 or -1, meaning all of it (None)."""
     if axis is None:
         return None
     axes = axis if isinstance(axis, (list, tuple)) else (axis,)
     for a in axes:  # dim=True or dim=1.0 is no axis, as PyTorch refuses it
         if isinstance(a, (bool, np.bool_)) or not isinstance(a, (int, np.integer)):
             raise TypeError(f"an axis (dim) is an int or a tuple of ints, got {a!r}")
+        dim_index(a, ndim)
     if ndim == 0:
-        for a in axes:
-            normalize_axis_index(int(a), 1)  # 0 or -1, as PyTorch's
         return None
     if isinstance(axis, (list, tuple)):
         return tuple(int(a) for a in axis)
@@ -60,22 +95,59 @@ def axis_of(axis: Any, ndim: int = 1) -> Any:
 
 
 def index_array(index: Any) -> Array:
-    """A Tensor used as an index: a mask (a comparison's booleans) masks, whole numbers pick
-    (a Tensor holds them as floats); a fraction is refused rather than cut."""
-    array = np.asarray(index.data)
-    if array.dtype.kind in "biu":
+    """A Tensor used as an index, as PyTorch takes one: integers (int64, int32) pick, booleans
+    mask, and so do bytes (uint8), with PyTorch's warning that this is deprecated; any other
+    dtype, floats first (even of whole numbers), is refused with PyTorch's IndexError, but
+    for one integer of any width (a 0-d Tensor), which PyTorch reads as a Python int (one
+    byte: as a mask of one, without a warning)."""
+    array = index.data
+    if array.ndim == 0 and array.dtype.kind in "iu":
+        return np.asarray(array, dtype=bool if array.dtype == np.uint8 else np.int64)
+    array = index_numbers(index, ("int64", "int32", "uint8", "bool"), _NOT_AN_INDEX)
+    if array.dtype != np.uint8:
         return array
-    with np.errstate(invalid="ignore"):  # nan and inf are refused below
-        whole = array.astype(np.intp)
-    if not np.array_equal(whole, array):
-        raise IndexError("a Tensor used as an index must hold whole numbers or booleans")
-    return whole
+    warnings.warn(
+        "indexing with dtype torch.uint8 is now deprecated, please use a dtype torch.bool instead.",
+        UserWarning,
+        stacklevel=3,
+    )
+    return array.astype(bool)
+
+
+_NOT_AN_INDEX = (
+    IndexError,
+    lambda dtype: "tensors used as indices must be long, int, byte or bool tensors",
+)
+
+
+def number_dtype(x: numbers.Real, like: np.dtype[Any] | None) -> Any:
+    """The dtype a Python number takes beside an array of dtype ``like``: that one, where the
+    number is of its kind or a lower one (an int beside floats), else the default of its own
+    kind (float64, topograd's float; int64), as PyTorch's numbers.
+
+    >>> number_dtype(2.5, np.dtype(np.float32)), number_dtype(2.5, np.dtype(bool))
+    (dtype('float32'), <class 'numpy.float64'>)
+    """
+    if like is None:
+        return np.float64
+    whole = isinstance(x, numbers.Integral)
+    if like.kind == "f" or (whole and like.kind in "iu"):
+        return like
+    return np.int64 if whole else np.float64
+
+
+_KINDS = {"b": 0, "u": 1, "i": 1, "f": 2}  # PyTorch's categories: bool < integers < floats
 
 
 def same_dtype(arrays: list[Array]) -> list[Array]:
-    """PyTorch's rule for two operands: a 0-d Tensor (a number) takes the other's dtype."""
+    """PyTorch's rule for two operands: a 0-d Tensor (a number) takes the other's dtype, where
+    it is of the other's category or a lower one (a float beside booleans keeps its own, so
+    that ``mask * 2.5`` holds 2.5, as PyTorch's)."""
     xd, yd = arrays
     if xd.dtype != yd.dtype and (xd.ndim == 0) != (yd.ndim == 0):
+        number, other = (xd, yd) if xd.ndim == 0 else (yd, xd)
+        if _KINDS.get(number.dtype.kind, 3) > _KINDS.get(other.dtype.kind, 3):
+            return arrays
         return [xd.astype(yd.dtype), yd] if xd.ndim == 0 else [xd, yd.astype(xd.dtype)]
     return arrays
 

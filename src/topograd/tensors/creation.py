@@ -5,13 +5,16 @@ the same seed, are in ``tensors.random``). Sizes are given as PyTorch takes them
 ``tg.float64``, the default, as every Tensor of topograd's) and ``requires_grad`` makes a leaf
 that wants a gradient.
 
-Every Tensor holds floats: ``arange(5)`` gives float64 where PyTorch gives int64.
+A Tensor made of numbers holds floats: ``arange(5)`` gives float64 where PyTorch gives int64.
+An integer ``dtype`` (``tg.int64``, also ``tg.long``, and ``tg.int32``) makes a Tensor of
+integers, which wants no gradient (refused, as by PyTorch): indices, as PyTorch's index-taking
+functions ask, which refuse floats.
 
 >>> import topograd as tg
 >>> tg.zeros(2, 3).shape, tg.ones((2,)).tolist(), tg.arange(0, 1, 0.25).tolist()
 ((2, 3), [1.0, 1.0], [0.0, 0.25, 0.5, 0.75])
->>> tg.tensor([[1, 2]], requires_grad=True).dtype
-dtype('float64')
+>>> tg.tensor([[1, 2]], requires_grad=True).dtype, tg.tensor([0, 2], dtype=tg.int64).dtype
+(dtype('float64'), dtype('int64'))
 """
 
 from __future__ import annotations
@@ -23,9 +26,11 @@ import numpy as np
 
 from ..autograd.errors import RuntimeValueError
 from .shaping import as_sizes
-from .tensor import Tensor
+from .tensor import Tensor, constant
 
 float16, float32, float64 = np.float16, np.float32, np.float64
+int32, int64 = np.int32, np.int64
+long = np.int64  # PyTorch's other name of int64
 
 
 def _size(size: tuple[Any, ...]) -> tuple[int, ...]:
@@ -48,15 +53,35 @@ def checked_shape(shape: Sequence[int]) -> tuple[int, ...]:
 
 
 def _made(data: Any, dtype: Any, requires_grad: bool) -> Tensor:
+    """A new leaf of ``data`` in ``dtype``: floats may want a gradient; integers (or booleans)
+    are kept as they are, and refuse one, as PyTorch's."""
     array = np.asarray(data, dtype=np.float64 if dtype is None else dtype)
-    return Tensor(array, requires_grad=requires_grad)
+    if array.dtype.kind == "f":
+        return Tensor(array, requires_grad=requires_grad)
+    if requires_grad:
+        raise RuntimeValueError(
+            "Only Tensors of floating point and complex dtype can require gradients"
+        )
+    if array.dtype.kind not in "biu":
+        raise TypeError(f"Tensor() takes real numbers, got an array of {array.dtype}")
+    return constant(np.array(array))  # (a copy, as torch.tensor's)
 
 
 def tensor(data: Any, dtype: Any = None, requires_grad: bool = False) -> Tensor:
     """A new leaf holding a copy of ``data`` (numbers, nested lists, an array, a Tensor), as
-    ``torch.tensor``: float64 unless ``data`` is already float32/float16 or ``dtype`` says."""
-    made = Tensor(data.data if isinstance(data, Tensor) else data)  # a copy, as torch.tensor's
-    return _made(made.data, dtype or made.dtype, requires_grad)
+    ``torch.tensor``: float64 unless ``data`` is already float32/float16 or ``dtype`` says;
+    booleans stay booleans (a mask), a Tensor's integers integers."""
+    if not isinstance(data, Tensor) and dtype is None and _booleans(data):
+        return _made(data, np.bool_, requires_grad)  # a mask, as torch.tensor([True, False])
+    made = data if isinstance(data, Tensor) else Tensor(data)  # (its integers kept, if any)
+    return _made(made.data, dtype or made.dtype, requires_grad)  # a copy, as torch.tensor's
+
+
+def _booleans(data: Any) -> bool:
+    """Whether ``data`` holds booleans only (True, a list of them, an array of bool)."""
+    if isinstance(data, (bool, np.bool_)):
+        return True
+    return isinstance(data, (list, tuple, np.ndarray)) and np.asarray(data).dtype == np.bool_
 
 
 def zeros(*size: Any, dtype: Any = None, requires_grad: bool = False) -> Tensor:

@@ -3,10 +3,10 @@
 >>> import numpy as np
 >>> import topograd as tg
 >>> x = tg.Tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True)
->>> tg.where(x.data > 2, x, 0.0).sum().backward()
+>>> tg.stack([x[0], x[1] * 2.0]).sum().backward()
 >>> x.grad
-array([[0., 0.],
-       [1., 1.]])
+array([[1., 1.],
+       [2., 2.]])
 """
 
 from __future__ import annotations
@@ -18,17 +18,10 @@ from typing import Any
 import numpy as np
 
 from ..autograd.errors import RuntimeValueError
-from ..ops import linalg, selection, shapes
+from ..ops import linalg, shapes
 from ..ops import softmax as logits
 from ..ops.spellings import AS_FUNCTIONS
 from .tensor import Operand, Tensor, as_tensor, constant
-
-
-def where(cond: Any, a: Operand, b: Operand) -> Tensor:
-    """``a`` where ``cond`` holds, else ``b`` (broadcast); the condition gets no gradient."""
-    mask = np.asarray(cond.data if isinstance(cond, Tensor) else cond, dtype=bool)
-    x = as_tensor(a, b if isinstance(b, Tensor) else None)
-    return selection.select(constant(mask), x, as_tensor(b, x))  # type: ignore[no-any-return]
 
 
 def concatenate(tensors: Sequence[Operand], axis: int = 0, *, dim: int | None = None) -> Tensor:
@@ -79,12 +72,24 @@ def linear(x: Operand, weight: Tensor, bias: Tensor | None = None) -> Tensor:
 
 
 def softmax(x: Tensor, axis: int = -1) -> Tensor:
-    """exp(x) / sum(exp(x)) along ``axis``, shifted by the max so that nothing overflows."""
-    return logits.softmax(as_tensor(x), axis=int(axis))  # type: ignore[no-any-return]
+    """exp(x) / sum(exp(x)) along ``axis``: ``x.softmax(axis)``, the one path of
+    ``tg.softmax`` and ``tg.nn.functional.softmax`` too.
+
+    >>> import topograd as tg
+    >>> softmax(tg.zeros(0, 3), 0).shape, softmax(tg.Tensor(2.0), -1).item()
+    ((0, 3), 1.0)
+    """
+    return as_tensor(x).softmax(axis)
 
 
 def log_softmax(x: Tensor, axis: int = -1) -> Tensor:
-    return logits.log_softmax(as_tensor(x), axis=int(axis))  # type: ignore[no-any-return]
+    """x - log Σ e^x along ``axis``: ``x.log_softmax(axis)``, as ``softmax``.
+
+    >>> import topograd as tg
+    >>> log_softmax(tg.Tensor([0.0, 0.0]), 0).tolist() == [-0.6931471805599453] * 2
+    True
+    """
+    return as_tensor(x).log_softmax(axis)
 
 
 def cross_entropy(logits_: Tensor, targets: Any) -> Tensor:

@@ -19,6 +19,7 @@ from typing import Any, Self
 
 import numpy as np
 
+from ..autograd.errors import RuntimeTypeError
 from ..autograd.kinds import kind_of
 from ..autograd.modes import grad_mode
 from ..autograd.versions import wrote
@@ -28,6 +29,11 @@ from .arrays import index_array
 def _numbers(x: Any) -> Any:
     """An operand's numbers: a Tensor's data, or the array or number itself."""
     return x.data if kind_of(x) is not None else x
+
+
+def _bytes(i: Any) -> bool:
+    """A Tensor of bytes of one axis or more: a mask, to PyTorch."""
+    return kind_of(i) is not None and i.data.dtype == np.uint8 and i.data.ndim > 0
 
 
 def _index(i: Any) -> Any:
@@ -80,7 +86,14 @@ class InPlace:
         return self
 
     def __setitem__(self, index: Any, value: Any) -> None:
-        """``t[index] = value``: item assignment, NumPy's indexing (a Tensor index too)."""
+        """``t[index] = value``: item assignment, NumPy's indexing (a Tensor index too, as
+        PyTorch takes one; a mask of bytes with a number, which PyTorch fills as
+        ``masked_fill`` does, is refused as that refuses it)."""
+        parts = index if isinstance(index, tuple) else (index,)
+        if not hasattr(value, "shape") and any(_bytes(i) for i in parts):
+            raise RuntimeTypeError(
+                "masked_fill_ only supports boolean masks, but got mask with dtype unsigned char"
+            )
         index = tuple(map(_index, index)) if isinstance(index, tuple) else _index(index)
         self._write("__setitem__", _numbers(value), index, value)
 

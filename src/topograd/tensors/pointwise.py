@@ -1,7 +1,8 @@
 """A Tensor's element-by-element methods with a parameter or a second operand, in PyTorch's
 spelling: ``elu(alpha)``, ``maximum``, ``minimum``, and the casts ``astype`` (NumPy's name),
 ``to``, ``float``, ``double`` and ``half``, each an op of the registry (a cast rounds to the
-other precision; its gradient is rounded back to the input's).
+other precision; its gradient is rounded back to the input's); ``long`` gives indices (int64,
+no gradient).
 
 ``to`` takes PyTorch's arguments: ``to(dtype)``, ``to(device, dtype)``, ``to(other)``, each
 followed by ``non_blocking`` and ``copy`` (by position or by name). Its device is the CPU, the
@@ -46,7 +47,7 @@ def float_dtype(dtype: Any) -> np.dtype[Any]:
         named = repr(dtype) if found is None else f"{found.name} (given as {dtype!r})"
         raise TypeError(
             "topograd's Tensors hold floats: float16, float32 or float64 numbers, not "
-            f"{named}; indices and counts are kept as whole floats"
+            f"{named}; for indices, .long() gives int64 (which wants no gradient)"
         )
     return found  # type: ignore[no-any-return]
 
@@ -150,6 +151,16 @@ class Pointwise:
         if target == self.dtype and not (copy or copied or indexed):  # type: ignore[attr-defined]
             return self
         return astype(self, dtype=target.name)  # type: ignore[no-any-return]
+
+    def long(self) -> Self:
+        """The numbers as int64, each cut toward zero, as PyTorch's ``long()``: indices, for
+        the index-taking functions, which refuse floats; a Tensor that wants no gradient (as
+        PyTorch's, whose integer tensors cannot), itself where it holds int64 already."""
+        if self.data.dtype == np.int64:  # type: ignore[attr-defined]
+            return self
+        with np.errstate(invalid="ignore"):  # nan and inf: INT64_MIN, as PyTorch's
+            whole = self.data.astype(np.int64)  # type: ignore[attr-defined]
+        return self._constant(whole)  # type: ignore[attr-defined, no-any-return]
 
     def half(self) -> Self:
         """float16, as PyTorch's ``half()``."""

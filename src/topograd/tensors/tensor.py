@@ -35,7 +35,7 @@ from ..ops.methods import Methods
 from ..ops.rounding import clamp
 from ..ops.shapes import broadcast_to, getitem
 from .aliases import Aliases
-from .arrays import as_array, index_array, kernel, refusal, same_dtype
+from .arrays import as_array, index_array, kernel, number_dtype, refusal, same_dtype
 from .inplace import InPlace
 from .pointwise import Pointwise
 from .quiet import quietly
@@ -310,19 +310,34 @@ def constant(data: Any) -> Tensor:
 def as_tensor(x: Operand, like: Tensor | None = None) -> Tensor:
     """An operand as a Tensor: itself, or a constant. A Python number takes the dtype of the
     Tensor it meets (``like``), as in PyTorch: float32 times 2.0 stays float32; an integer
-    array (a mask) too; a boolean array stays boolean (a condition)."""
+    array (a mask) too; a boolean array stays boolean (a condition). A number of a higher
+    kind than ``like``'s (a float beside integers or booleans, an int beside booleans) takes
+    the default dtype of its kind instead, as PyTorch's: ``mask * 2.5`` holds 2.5."""
     if isinstance(x, Tensor):
         return x
     if isinstance(x, (np.ndarray, np.generic)) and np.asarray(x).dtype.kind in "biuf":
         array = np.asarray(x)
         if array.dtype.kind in "fb":
             return constant(array)
-        return constant(array.astype(like.dtype if like is not None else np.float64))
+        floats = like is not None and like.dtype.kind == "f"
+        return constant(array.astype(like.dtype if floats else np.float64))  # type: ignore[union-attr]
     if isinstance(x, numbers.Real) and not isinstance(x, bool):
-        return constant(np.asarray(x, dtype=like.dtype if like is not None else np.float64))
+        return constant(np.asarray(x, dtype=number_dtype(x, None if like is None else like.dtype)))
     if isinstance(x, bool):
         return constant(np.asarray(x))
     raise TypeError(f"a Tensor cannot be combined with {type(x).__name__}")
+
+
+def _like(args: Sequence[Any]) -> Tensor | None:
+    """The Tensor whose dtype the numbers among ``args`` take: the first of floats (not a
+    condition's booleans, in ``where``), else the first."""
+    first = None
+    for a in args:
+        if isinstance(a, Tensor):
+            if a.data.dtype.kind == "f":
+                return a
+            first = a if first is None else first
+    return first
 
 
 NUMBERS = (float, int)  # operands a node keeps as they are
@@ -357,7 +372,7 @@ def apply(op: Op, args: Sequence[Any], params: dict[str, Any]) -> Tensor:
         inputs: Sequence[Tensor] = args
         operands: Sequence[Tensor | float] = args
     else:
-        like = next(filter(Tensor.__instancecheck__, args), None)  # whose dtype numbers take
+        like = _like(args)  # whose dtype numbers take
         inputs = [as_tensor(a, like) for a in args]
         # A Python number stays a number in the node (as PyTorch's Scalar overloads): the rule
         # sees 2.0 in x ** 2.0 and decides on it at once, as PyTorch's pow_backward does.
