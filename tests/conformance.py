@@ -89,6 +89,7 @@ def close(a: float, b: float, rel: float = 1e-12) -> bool:
 # Every function of one or two numbers is also tried at the edges of the floats.
 EDGES = (0.0, -0.0, INF, -INF, NAN, 1e-310, -1e-310, 1e308, -1e308, 0.5, -2.0)
 PAIR_EDGES = (0.0, -0.0, INF, -INF, NAN, 1e-310, 2.0, -2.0, 0.5, -0.5, 1.5)
+TRIPLE_EDGES = (0.0, -0.0, INF, -INF, NAN, 1.0, -2.0)
 
 
 def points(op: Op, count: int = RANDOM_POINTS) -> list[tuple[float, ...]]:
@@ -101,6 +102,8 @@ def points(op: Op, count: int = RANDOM_POINTS) -> list[tuple[float, ...]]:
         special += [(x,) for x in EDGES]
     elif op.arity == 2:
         special += list(itertools.product(PAIR_EDGES, repeat=2))
+    elif op.arity == 3:
+        special += list(itertools.product(TRIPLE_EDGES, repeat=3))
     scalar_points = [p for p in special if p and all(isinstance(x, float) for x in p)]
     unique = {tuple(map(repr, p)): p for p in scalar_points}  # -0.0 and 0.0 both, nan once
     return list(unique.values()) + [tuple(draw_point(op, rng)) for _ in range(count)]
@@ -242,6 +245,27 @@ def elementwise(op: Op, kind: str) -> Iterator[tuple[tuple[float, ...], str, Mak
             return f(*args), [a for a, n in zip(args, form, strict=True) if n]
 
         yield point, f"at {point} [{mark}]", ours, theirs
+    yield from _compositions(op, kind)
+
+
+def _compositions(op: Op, kind: str) -> Iterator[tuple[tuple[float, ...], str, Make, Make]]:
+    """A function of one number applied to another's result, op(inner(x)), at the op's
+    points, for each ``inner`` a documented difference names (``Difference.through``)."""
+    f = _torch_function(op)
+    node = tg.Value if kind == "scalar" else lambda x: tg.Tensor(x, requires_grad=True)
+    for inner in sorted({d.through for d in op.differs if d.through}):
+        g = _torch_function(OPS[inner])
+        for point in points(op):
+
+            def ours(x: float = point[0], inner: str = inner) -> Any:
+                leaf = node(x)
+                return op(OPS[inner](leaf)), [leaf]
+
+            def theirs(x: float = point[0], g: Any = g) -> Any:
+                leaf = _torch_leaf(x)
+                return f(g(leaf)), [leaf]
+
+            yield point, f"at {point} [x] through {inner}", ours, theirs
 
 
 def _draw(interval: tuple[float, float], shape: Any, rng: np.random.Generator) -> np.ndarray:
@@ -375,6 +399,8 @@ def in_scope(d: Difference, result: Result) -> bool:
     if not result.what.startswith(d.what):
         return False
     if d.form and not result.case.endswith(f"[{d.form}]"):
+        return False
+    if d.through and not result.case.endswith(f"through {d.through}"):
         return False
     if d.region is not None:  # wherever the first input lies in it
         return bool(result.point) and d.region[0] < result.point[0] < d.region[1]

@@ -2,8 +2,10 @@ import os
 from collections.abc import Iterator
 
 import pytest
+import torch
 from hypothesis import HealthCheck, settings
 
+import topograd as tg
 from topograd.autograd.registry import OPS
 
 # Hypothesis: `make test` draws 50 examples per property (the same ones on every CI run, fresh
@@ -34,3 +36,12 @@ def _registry_as_it_was() -> Iterator[None]:
     yield
     OPS.clear()
     OPS.update(before)
+
+
+@pytest.fixture(autouse=True)
+def _generators_seeded() -> None:
+    """Every test starts from the same draws, whichever tests a worker ran before it: a layer's
+    initial weights (topograd's and PyTorch's default generators) do not depend on the order
+    pytest-xdist hands out the tests, so a failure is the same on the next run."""
+    tg.manual_seed(0)
+    torch.manual_seed(0)

@@ -57,6 +57,9 @@ FIXED: dict[str, Callable[..., Any]] = {
         *torch.broadcast_tensors(g, x), approximate="tanh"
     ),
     "elu_backward": lambda g, x, alpha=1.0: torch.ops.aten.elu_backward(g, alpha, 1, 1, False, x),
+    "leaky_relu_backward": lambda g, x: torch.ops.aten.leaky_relu_backward(g, x, 0.01, False),
+    "clamp_min": lambda x, low: torch.clamp(x, min=low),
+    "clamp_max": lambda x, high: torch.clamp(x, max=high),
 }
 
 

@@ -179,7 +179,11 @@ USES: dict[str, Callable[[], bool]] = {
     "to_dot": lambda: tg.to_dot(tg.Value(1.0) * 2).startswith("digraph"),
     "to_svg": lambda: tg.to_svg(tg.Value(1.0) * 2).startswith("<svg"),
     "trace": _trace,
-    "where": lambda: tg.where([True, False], np.ones(2), 0.0).data.tolist() == [1.0, 0.0],
+    "long": lambda: tg.long is tg.int64 and tg.Tensor([2.7]).long().tolist() == [2],
+    "where": lambda: (
+        tg.where(tg.Value(1.0) > 0, tg.Value(2.0), 3.0).data == 2.0
+        and tg.where(tg.ones(2) > tg.Tensor([0.0, 2.0]), tg.ones(2), 0.0).tolist() == [1.0, 0.0]
+    ),
     "widget": lambda: tg.widget(tg.Value(1.0, label="x") * 2).data["names"] == ["x"],
     "Generator": lambda: (
         tg.rand(3, generator=tg.Generator().manual_seed(7)).tolist()
@@ -215,7 +219,7 @@ USES: dict[str, Callable[[], bool]] = {
     "float64": lambda: tg.zeros(1, dtype=tg.float64).dtype is tg.float64,
     "int8": lambda: tg.tensor([-128], dtype=tg.int8).tolist() == [-128],
     "int16": lambda: tg.zeros(1, dtype=tg.int16).dtype == np.int16,
-    "int32": lambda: tg.tensor([7]).int().dtype is tg.int32,
+    "int32": lambda: tg.ones(3)[tg.tensor([2], dtype=tg.int32)].tolist() == [1.0],
     "int64": lambda: tg.tensor([1, 2]).dtype is tg.int64,
     "uint8": lambda: tg.tensor([255], dtype=tg.uint8).item() == 255,
     "dtype": lambda: isinstance(tg.float16, tg.dtype) and tg.float16.is_floating_point,

@@ -74,7 +74,7 @@ def test_a_batch_under_create_graph_is_differentiable() -> None:
 def test_a_batch_is_refused_where_it_cannot_be() -> None:
     v = tg.Value(2.0)
     with pytest.raises(TypeError, match="a batch of gradients at once takes Tensors"):
-        tg.grad(v * v, [v], [1.0, 2.0], is_grads_batched=True)
+        tg.grad(v * v, [v], [[1.0, 2.0]], is_grads_batched=True)  # (a list: one per output)
     x = tg.Tensor([1.0, 2.0], requires_grad=True)
     with pytest.raises(RuntimeError, match=r"output's shape \(2,\) after its first axis"):
         tg.grad(x * 2, [x], np.ones((3, 3)), is_grads_batched=True)

@@ -284,3 +284,32 @@ def test_a_tie_of_signed_zeros_gives_the_first(size: int) -> None:
             assert same(f(tg.Tensor(x), tg.Tensor(y)).data, x)
             assert same(scalar(x[0], y[0]), x[0])
             assert same(f(tg.Value(x[0]), tg.Value(y[0])).data, x[0])
+
+
+SECOND_ORDER = {  # a function of one number whose second derivative meets a zero PyTorch makes
+    "leaky_relu(log x)": (lambda x: x.log().leaky_relu(), lambda x: torch_f.leaky_relu(x.log())),
+    "-leaky_relu(-x)": (lambda x: -((-x).leaky_relu()), lambda x: -torch_f.leaky_relu(-x)),
+    "leaky_relu(x ** -1)": (
+        lambda x: (x**-1.0).leaky_relu(),
+        lambda x: torch_f.leaky_relu(x**-1.0),
+    ),
+}
+
+
+@pytest.mark.parametrize("name", SECOND_ORDER)
+@pytest.mark.parametrize("x", [0.0, -0.0, INF, -INF, NAN, 1e-310, -1.5])
+def test_leaky_relus_second_derivative_passes_on_pytorchs_zeros(name: str, x: float) -> None:
+    """PyTorch's leaky_relu_backward has zeros for its derivative by x, which reach x's own
+    rule: through log at 0 they are 0 / 0 = nan (topograd's selection alone passed nothing,
+    and the second derivative was -inf). On Values and on Tensors, every upstream gradient."""
+    ours, theirs = SECOND_ORDER[name]
+    for upstream in [1.0, -1.0, 0.0, INF, NAN, 1e-310]:
+        t = torch.tensor(x, dtype=torch.float64, requires_grad=True)
+        seed = torch.tensor(upstream, dtype=torch.float64)
+        (g,) = torch.autograd.grad(theirs(t), [t], seed, create_graph=True)
+        (h,) = torch.autograd.grad(g, [t], torch.ones(()), materialize_grads=True)
+        for node in (tg.Value(x), tg.Tensor(x, requires_grad=True)):
+            (mine,) = tg.grad(ours(node), [node], upstream, create_graph=True)
+            (second,) = tg.grad(mine, [node], 1.0, materialize_grads=True)
+            assert same(float(mine.data), g.item()), (name, x, upstream, mine)
+            assert same(float(second), h.item()), (name, x, upstream, second, h.item())

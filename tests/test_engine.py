@@ -8,6 +8,7 @@ import math
 import random
 import sys
 
+import numpy as np
 import pytest
 import torch
 from hypothesis import given
@@ -285,3 +286,31 @@ def test_every_entry_of_the_hessian_matches_torch(op: str) -> None:
         )
         for mine, reference in zip(ours, theirs.tolist()):
             assert mine == pytest.approx(reference, rel=1e-12, abs=1e-12), (op, point)
+
+
+def test_grad_outputs_as_a_list_is_a_gradient_per_output_as_in_pytorch() -> None:
+    """A list or a tuple of grad_outputs holds one gradient per output (None: ones), even for
+    one output; any other grad_outputs is the one output's; a count that does not match the
+    outputs' is refused, naming both (PyTorch's engine: "got 2 tensors and 1 gradients")."""
+    for kind in ("value", "tensor"):
+        make = tg.Value if kind == "value" else lambda v: tg.Tensor([v], requires_grad=True)
+        wrap = (lambda v: v) if kind == "value" else lambda v: tg.Tensor([v])
+        tx = torch.tensor([0.22], dtype=torch.float64, requires_grad=True)
+        x = make(0.22)
+        upstream = torch.tensor([0.3], dtype=torch.float64)
+        theirs = torch.autograd.grad(tx.exp(), [tx], grad_outputs=[upstream])
+        for upstreams in ([wrap(0.3)], (wrap(0.3),), wrap(0.3)):
+            (found,) = tg.grad(x.exp(), [x], grad_outputs=upstreams)
+            assert float(np.asarray(found).reshape(())) == theirs[0].item()
+        (ones,) = tg.grad(x.exp(), [x], grad_outputs=[None])
+        assert float(np.asarray(ones).reshape(())) == math.exp(0.22)
+        pair = tg.grad([x.exp(), x.sin()], [x], grad_outputs=[wrap(0.3), wrap(2.0)])
+        expected = 0.3 * math.exp(0.22) + 2.0 * math.cos(0.22)
+        assert float(np.asarray(pair[0]).reshape(())) == pytest.approx(expected)
+        for wrong, counts in (([wrap(0.3), wrap(1.0)], "1 outputs but 2"), ([], "1 outputs but 0")):
+            with pytest.raises(ValueError, match=counts):
+                tg.grad(x.exp(), [x], grad_outputs=wrong)
+        with pytest.raises(RuntimeError, match="2 outputs but 1 grad_outputs"):
+            tg.grad([x.exp(), x.sin()], [x], grad_outputs=wrap(0.3))
+    with pytest.raises(RuntimeError, match="got 2 tensors and 1 gradients"):
+        torch.autograd.grad([tx.exp(), tx.sin()], [tx], grad_outputs=torch.tensor([0.3]))

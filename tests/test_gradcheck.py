@@ -123,6 +123,12 @@ MUTANTS = [
         [0.7, -0.4],
     ),
     (
+        "leaky_relu_backward",
+        lambda g, a, x, out: (g, 0.0),  # no slope below 0
+        lambda a, x: OPS["leaky_relu_backward"](a, x) * a,
+        [0.7, -0.4],
+    ),
+    (
         "where",
         lambda g, c, x, y, out: (0.0, g, g),  # both branches get the gradient
         lambda c, x, y: OPS["where"](c, x, y) * y,
@@ -133,6 +139,24 @@ MUTANTS = [
         lambda g, a, b, out: (g, g),  # 1 for each operand, not its share of the softmax
         lambda a, b: OPS["logsumexp"](a, b) * a,
         [0.3, -0.4],
+    ),
+    (
+        "clamp_min",
+        lambda g, x, low, out: (g, g),  # both get it, not only the one picked
+        lambda x, low: OPS["clamp_min"](x, low) * x,
+        [0.5, 1.0],
+    ),
+    (
+        "clamp_max",
+        lambda g, x, high, out: (g, g),
+        lambda x, high: OPS["clamp_max"](x, high) * x,
+        [2.0, 1.0],
+    ),
+    (
+        "clamp_between",
+        lambda g, x, low, high, out: (g, 0.0, g),  # x gets it beyond the limits
+        lambda x, low, high: OPS["clamp_between"](x, low, high) * x,
+        [2.0, 0.0, 1.0],
     ),
     (
         "neuron",

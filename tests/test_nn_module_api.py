@@ -327,7 +327,7 @@ def test_embedding_from_pretrained_is_pytorchs() -> None:
         assert ours.weight.requires_grad == theirs.weight.requires_grad == (not freeze)
         assert ours.padding_idx == theirs.padding_idx and repr(ours) == repr(theirs)
         ids = np.array([[1, 2], [0, 1]])
-        found, expected = ours(tg.Tensor(ids)), theirs(torch.from_numpy(ids))
+        found, expected = ours(tg.tensor(ids, dtype=tg.int64)), theirs(torch.from_numpy(ids))
         np.testing.assert_array_equal(found.data, numbers(expected))
         if not freeze:
             found.sum().backward()

@@ -193,17 +193,16 @@ def test_optimizers_follow_torch_for_drawn_shapes_values_and_settings(data: st.D
     ours, _ = run_ours(name, kwargs, start, grads)
     theirs, _ = run_theirs(name, kwargs, start, grads)
     assert ours.shape == theirs.shape and ours.dtype == theirs.dtype
-    # Where L2 weight decay cancels the gradient (g + wd p near 0) a step is ill-conditioned:
-    # one fused multiply-add of PyTorch's moves it by the cancellation's factor in ulps.
+    # Where L2 weight decay cancels the gradient (g + wd p near 0), or a step lands near 0, it
+    # is ill-conditioned: one fused multiply-add of PyTorch's moves it by that factor in ulps.
     assert_within_ulps(ours, theirs, ulps=int(8 * cancellation(name, kwargs, start, grads)))
 
 
 def cancellation(name: str, kwargs: dict[str, Any], start: np.ndarray, grads: np.ndarray) -> float:
-    """The largest factor by which g + wd p loses digits along PyTorch's run, (|g| + |wd p|) /
-    |g + wd p| (1 without L2 weight decay: AdamW's is decoupled)."""
-    decay = kwargs.get("weight_decay", 0.0)
-    if not decay or name == "AdamW":
-        return 1.0
+    """The largest factor by which a step loses digits along PyTorch's run: g + wd p, by
+    (|g| + |wd p|) / |g + wd p| (L2 weight decay; AdamW's is decoupled), and the update
+    p - s itself, by (|p| + |s|) / |p - s| (a step that lands near 0 from afar)."""
+    decay = 0.0 if name == "AdamW" else kwargs.get("weight_decay", 0.0)
     p = torch.tensor(np.asarray(start), requires_grad=True)
     opt = getattr(torch.optim, name)([p], **kwargs)
     worst = 1.0
@@ -211,9 +210,15 @@ def cancellation(name: str, kwargs: dict[str, Any], start: np.ndarray, grads: np
         x = p.detach().numpy().astype(np.float64)
         total = np.abs(g + decay * x)
         scale = np.abs(g) + np.abs(decay * x)
-        worst = max(worst, float(np.max(scale / np.maximum(total, 1e-300), initial=1.0)))
         p.grad = torch.tensor(g)
         opt.step()
+        new = p.detach().numpy().astype(np.float64)
+        moved = (np.abs(x) + np.abs(x - new)) / np.maximum(np.abs(new), 1e-300)
+        worst = max(
+            worst,
+            float(np.max(scale / np.maximum(total, 1e-300), initial=1.0)),
+            float(np.max(np.where(new == x, 1.0, moved), initial=1.0)),
+        )
     return min(worst, 1e6)
 
 

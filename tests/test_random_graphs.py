@@ -8,8 +8,9 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass
 
+import numpy as np
 import torch
-from hypothesis import assume, given
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from oracle import ON_TENSORS, ON_VALUES, SCALAR_OPS, leaf, same
 
@@ -202,3 +203,97 @@ def test_random_graphs_with_non_finite_inputs_match_pytorch_on_both_kinds(
         assert agree(ours[0], theirs[0], scale), (ours[0], theirs[0])
         for mine, reference in zip(ours[1], theirs[1], strict=True):
             assert agree(mine, reference, scale), (program, summed, ours[1], theirs[1])
+
+
+# Second derivatives of the same graphs: grad with create_graph, then grad of each first
+# derivative again, on both kinds, with every upstream gradient the conformance suite uses.
+# Where PyTorch's double backward materialises zeros (a rule's derivative by an input it only
+# selects on is zeros_like, not nothing), those zeros meet the infinities of the graph: 0 x inf
+# is nan there, and topograd's rules must give the same.
+
+UPSTREAMS = [1.0, -1.0, 0.0, -0.0, math.inf, -math.inf, math.nan, 1e-310, 1e308]
+
+
+def second_order(program: Program, summed: list[int], upstream: float, kind: str):  # type: ignore[no-untyped-def]
+    """The first derivatives (create_graph) and each one's derivatives, as numbers, and the
+    largest term the first backward adds (for Values; 0 otherwise)."""
+    make, table = {
+        "torch": (leaf, ON_TENSORS),
+        "scalar": (tg.Value, ON_VALUES),
+        "tensor": (lambda x: tg.Tensor(x, requires_grad=True), OPS),
+    }[kind]
+    nodes = [make(x) for x in program.leaves]
+    for op, args in program.steps:
+        nodes.append(table[op](*[nodes[a] for a in args]))
+    out = nodes[-1]
+    for k in summed:
+        out = out + nodes[k]
+    leaves = nodes[: len(program.leaves)]
+    if kind == "torch":
+        seed = torch.tensor(upstream, dtype=torch.float64)
+        firsts = torch.autograd.grad(out, leaves, seed, create_graph=True, materialize_grads=True)
+        rows = [
+            torch.autograd.grad(
+                g, leaves, torch.ones(()), retain_graph=True, materialize_grads=True
+            )
+            if g.requires_grad
+            else [torch.zeros(())] * len(leaves)
+            for g in firsts
+        ]
+    else:
+        seed = upstream if kind == "scalar" else np.array(upstream)
+        unused = {"allow_unused": True, "materialize_grads": True}
+        firsts = tg.grad(out, leaves, seed, create_graph=True, **unused)
+        ones = 1.0 if kind == "scalar" else np.ones(())
+        rows = [tg.grad(g, leaves, ones, **unused) for g in firsts]
+    number = lambda v: float(v.item() if hasattr(v, "item") else v)  # noqa: E731
+    terms = largest_term(out) if kind == "scalar" else 0.0
+    size = abs(upstream) if math.isfinite(upstream) else 1.0
+    return [number(g) for g in firsts], [[number(h) for h in r] for r in rows], terms * size
+
+
+def documented_orders(program: Program, upstream: float) -> set[str]:
+    """Which derivatives of the program ("first", "second") an op's registry entry documents
+    as differing from PyTorch's wherever its reason holds: for this upstream gradient, or in
+    a second derivative through the op applied to another op's result (``through``)."""
+    found: set[str] = set()
+    for op, args in program.steps:
+        for d in OPS[op].differs:
+            if d.anywhere and d.upstream is not None and same(d.upstream, upstream):
+                found |= {"first", "second"}
+            if d.anywhere and d.through and any(a >= len(program.leaves) for a in args):
+                found.add("second")
+    return found
+
+
+@st.composite
+def edge_programs(draw: st.DrawFn) -> Program:
+    """Graphs whose inputs are all edges of the floats, so that the zeros a second derivative
+    materialises meet infinities and nans (0 x inf, 0 / 0), as they rarely do otherwise."""
+    leaves = draw(st.lists(st.sampled_from(EDGES), min_size=1, max_size=3))
+    return grow(draw, leaves, BOTH_KINDS, 5, lambda op, xs, out: not documented(op, xs))
+
+
+# (six times the profile's examples: a case takes a few milliseconds, and the rare one counts)
+@settings(max_examples=6 * settings.default.max_examples)
+@given(st.one_of(edge_programs(), wild_programs()), st.data())
+def test_second_derivatives_of_random_graphs_with_non_finite_inputs_match_pytorch(
+    program: Program, data: st.DataObject
+) -> None:
+    assume(program.steps)
+    n = len(program.leaves) + len(program.steps)
+    summed = data.draw(st.lists(st.integers(0, n - 1), max_size=2))
+    upstream = data.draw(st.sampled_from(UPSTREAMS))
+    documented = documented_orders(program, upstream)
+    theirs = second_order(program, summed, upstream, "torch")
+    for kind in ("scalar", "tensor"):
+        ours = second_order(program, summed, upstream, kind)
+        firsts = list(zip(ours[0], theirs[0], strict=True))
+        seconds = [p for a, b in zip(ours[1], theirs[1]) for p in zip(a, b, strict=True)]
+        pairs = ([] if "first" in documented else firsts) + (
+            [] if "second" in documented else seconds
+        )
+        largest = max([abs(b) for _, b in firsts + seconds if math.isfinite(b)], default=0.0)
+        scale = max(largest, ours[2])
+        wrong = [(a, b) for a, b in pairs if not agree(a, b, scale)]
+        assert not wrong, (kind, program, summed, upstream, ours, theirs)

@@ -6,6 +6,8 @@ PyTorch's function spellings (``torch.tril(x)``), keywords and ``int(t)``."""
 
 from __future__ import annotations
 
+import itertools
+import math
 import warnings
 from collections.abc import Callable
 from typing import Any
@@ -13,6 +15,7 @@ from typing import Any
 import numpy as np
 import pytest
 import torch
+from oracle import same
 
 import topograd as tg
 
@@ -138,13 +141,17 @@ def test_a_refusal_is_pytorchs_kind_of_error(name: str) -> None:
             call(lib, lib.tensor(X, dtype=lib.float64))
 
 
-def test_a_tensor_of_one_whole_number_is_an_int_and_an_index() -> None:
+def test_a_tensor_of_one_integer_is_an_int_and_an_index() -> None:
     for lib in (tg, torch):
         t = lib.tensor(2)
         assert int(t) == 2 and [10, 20, 30][t] == 30
+        assert [10, 20, 30][lib.tensor(True)] == 20  # (a boolean is an integer)
         with pytest.raises(TypeError, match="only integer tensors of a single element"):
             [10, 20, 30][lib.tensor(2.0)]
     assert int(tg.tensor([[3.7]])) == int(torch.tensor([[3.7]])) == 3
+    for lib in (tg, torch):  # of a float, whole or not: no index, as PyTorch's
+        with pytest.raises(TypeError, match="only integer tensors of a single element"):
+            [10, 20, 30][lib.tensor(2.0)]
 
 
 def test_pytorchs_functions_of_tensors_are_there_and_named() -> None:
@@ -177,3 +184,55 @@ def test_a_function_giving_too_many_gradients_is_refused_as_pytorch_refuses_it()
             Double.apply(x).sum().backward()
         messages.append(str(e.value).split(":")[0])
     assert messages[0] == messages[1]
+
+
+SPECIAL = [math.nan, -math.inf, -1.0, -0.0, 0.0, 1.0, math.inf]
+LIMITED = {  # x.clamp with Tensor limits: both, min= only, max= only
+    "both": lambda x, low, high: x.clamp(low, high),
+    "min": lambda x, low, high: x.clamp(min=low),
+    "max": lambda x, low, high: x.clamp(max=high),
+}
+
+
+def bits_equal(ours: Any, theirs: Any, what: str, signed_zeros: bool = True) -> None:
+    """The same IEEE values element by element: nan with nan, zeros with their signs (unless
+    ``signed_zeros`` is False)."""
+    ours, theirs = np.asarray(ours, np.float64), np.asarray(theirs, np.float64)
+    if not signed_zeros:
+        ours, theirs = ours + 0.0, theirs + 0.0
+    assert ours.shape == theirs.shape, what
+    wrong = [
+        (i, a, b) for i, (a, b) in enumerate(zip(ours.ravel(), theirs.ravel())) if not same(a, b)
+    ]
+    assert not wrong, f"{what}: {len(wrong)} differ, first (index, ours, PyTorch) {wrong[:4]}"
+
+
+@pytest.mark.filterwarnings("ignore:`torch.jit.script` is deprecated")  # (torch.func's import)
+@pytest.mark.parametrize("which", LIMITED)
+@pytest.mark.parametrize("upstream", [1.0, math.inf, math.nan])
+def test_clamp_with_tensor_limits_is_pytorchs_at_nans_ties_and_crossed_limits(
+    which: str, upstream: float
+) -> None:
+    """Every triple of special points (x, low, high; a nan anywhere, ties, low > high): the
+    value and each input's gradient (PyTorch's clamp_backward and clamp_backward_min_max, which
+    select: +0.0 for an input that gets nothing, whatever comes in), and forward mode (its
+    clamp_jvp, which is not the transpose of those at a nan)."""
+    grid = np.array(list(itertools.product(SPECIAL, repeat=3))).T.copy()
+    f = LIMITED[which]
+    ours = [tg.Tensor(a, requires_grad=True) for a in grid]
+    theirs = [torch.tensor(a, requires_grad=True) for a in grid]
+    out, their_out = f(*ours), f(*theirs)
+    # (at a tie of -0.0 and 0.0 PyTorch's vectorised loop picks the other zero than its scalar
+    # loop, which the Values and the conformance suite's 0-d Tensors follow)
+    bits_equal(out.data, their_out.detach().numpy(), f"{which}: value", signed_zeros=False)
+    out.backward(np.full(out.shape, upstream))
+    their_out.backward(torch.full(their_out.shape, upstream, dtype=torch.float64))
+    for k, (mine, their) in enumerate(zip(ours, theirs)):
+        expected = np.zeros(grid.shape[1]) if their.grad is None else their.grad.numpy()
+        bits_equal(np.zeros(grid.shape[1]) if mine.grad is None else mine.grad, expected, f"d/d{k}")
+    tangents = tuple(np.full(grid.shape[1], 10.0**k) for k in range(3))  # which one passes
+    _, tangent = tg.func.jvp(f, tuple(grid), tangents)
+    _, their_tangent = torch.func.jvp(
+        f, tuple(torch.tensor(a) for a in grid), tuple(torch.tensor(t) for t in tangents)
+    )
+    bits_equal(tangent, their_tangent.numpy(), f"{which}: forward mode")

@@ -1,7 +1,7 @@
 """topograd: reverse-mode automatic differentiation you can read, check and trust.
 
 The scalar engine needs only the standard library: ``import topograd`` loads NumPy only when a
-Tensor is first asked for (``tg.Tensor``, ``tg.where``, ...).
+Tensor is first asked for (``tg.Tensor``, ``tg.zeros``, ...).
 
 >>> import topograd as tg
 >>> x = tg.Value(3.0, label="x")
@@ -30,6 +30,7 @@ from .autograd.modes import (
     set_grad_enabled,
 )
 from .autograd.registry import OPS
+from .ops.selection import select as where  # the registry's entry: Values and Tensors alike
 from .ops.spellings import AS_FUNCTIONS
 from .scalar.custom import CustomOpError, custom_op
 from .scalar.functions import affine, dot
@@ -110,7 +111,6 @@ _TENSORS = (
     "tensor",
     "tensordot",
     "uint8",
-    "where",
     "zeros",
     "zeros_like",
 )
@@ -174,6 +174,7 @@ __all__ = [
     "to_svg",
     "trace",
     "utils",
+    "where",
     "widget",
     *_TENSORS,
 ]

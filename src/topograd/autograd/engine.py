@@ -22,6 +22,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
+from .errors import RuntimeValueError
 from .kinds import Kind, kind_of
 from .modes import check_nan, grad_mode, recording
 from .versions import WRITES
@@ -278,8 +279,11 @@ def grad(
     upstream gradient (1 by default, for an output of one element). With ``create_graph=True``
     the results are nodes themselves, with a graph that ``grad`` can differentiate again,
     through ``grad_outputs`` too where it is a node (as ``torch.autograd.grad``). ``output``
-    may be a list of outputs, ``grad_outputs`` then a list of their upstream gradients: the
-    result is the sum over them, each rule run once. With ``is_grads_batched``, each upstream
+    may be a list of outputs: the result is the sum over them, each rule run once. As
+    PyTorch's, ``grad_outputs`` given as a list or a tuple holds one upstream gradient per
+    output (even for one output), anything else is the one output's. Each gradient is in its
+    node's dtype, cast where it arrives as PyTorch's engine casts it (differentiably, under
+    ``create_graph``). With ``is_grads_batched``, each upstream
     gradient is a batch of them along a new first axis, and so is each result: as many
     backward passes as the batch holds, run at once (rules that take a batch run once for it;
     the rest once per gradient in it), as PyTorch's. ``retain_graph`` is taken for PyTorch's
@@ -321,20 +325,23 @@ def _seeded(
     output: Any, grad_outputs: Any, create_graph: bool, batched: bool
 ) -> tuple[Kind, list[Any], list[Any]]:
     """grad()'s outputs (one, or a list), their kind, and the seed of each: its upstream
-    gradient as its kind checks it (a node stays one under ``create_graph``: the result
-    depends on it)."""
+    gradient as its kind checks it and casts it to the output's dtype (a node stays one under
+    ``create_graph``: the result depends on it). As PyTorch's, ``grad_outputs`` given as a list
+    or a tuple holds one gradient per output (None: ones), anything else is the one output's."""
     several = isinstance(output, (tuple, list))
     outputs = list(output) if several else [output]
-    if not several:
-        upstream = [grad_outputs]
+    if grad_outputs is None:
+        upstream = [None] * len(outputs)
+    elif isinstance(grad_outputs, (tuple, list)):
+        upstream = list(grad_outputs)
     else:
-        upstream = [None] * len(outputs) if grad_outputs is None else list(grad_outputs)
-        if not outputs or len(outputs) != len(upstream):
-            raise ValueError(f"grad() got {len(outputs)} outputs but {len(upstream)} grad_outputs")
+        upstream = [grad_outputs]
+    if not outputs or len(outputs) != len(upstream):
+        raise RuntimeValueError(
+            f"grad() got {len(outputs)} outputs but {len(upstream)} grad_outputs"
+        )
     kind = _same_kind("grad", "outputs", outputs) if several else _kind(output, "grad", "output")
-    seeds = [kind.seed(o, g, batched) for o, g in zip(outputs, upstream)]
-    if create_graph:
-        seeds = [g if kind_of(g) is kind else s for s, g in zip(seeds, upstream)]
+    seeds = [kind.seed(o, g, batched, create_graph) for o, g in zip(outputs, upstream)]
     if batched and any(tuple(s.shape[:1]) != tuple(seeds[0].shape[:1]) for s in seeds):
         raise RuntimeError("grad(): every batch of upstream gradients must be of one size")
     return kind, outputs, seeds

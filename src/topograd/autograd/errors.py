@@ -1,9 +1,11 @@
-"""The one exception class that is two at once.
+"""The exception classes that are two at once.
 
 PyTorch raises a ``RuntimeError`` where topograd raised a ``ValueError`` (shapes that do not
 fit, a bad size or axis, a convolution's bad arguments, a state that does not fit its module):
 ``RuntimeValueError`` is both, so code written for PyTorch (``except RuntimeError``) and code
-written for topograd before (``except ValueError``) both catch it.
+written for topograd before (``except ValueError``) both catch it. ``RuntimeTypeError`` is the
+same for what topograd refuses as a ``TypeError`` (a function transform given a result of the
+wrong kind) and PyTorch as a ``RuntimeError``.
 
 >>> try:
 ...     raise RuntimeValueError("negative padding is not supported")
@@ -17,3 +19,7 @@ from __future__ import annotations
 
 class RuntimeValueError(RuntimeError, ValueError):
     """A refusal that PyTorch raises as RuntimeError and topograd raised as ValueError."""
+
+
+class RuntimeTypeError(RuntimeError, TypeError):
+    """A refusal that PyTorch raises as RuntimeError and topograd, of its kind, as TypeError."""

@@ -81,8 +81,9 @@ class Kind(Protocol):
 
     def requires_grad(self, node: Any) -> bool: ...  # a Value always; a Tensor as it says
 
-    # None: d node / d node; ``batched``: a batch of gradients along a new first axis
-    def seed(self, node: Any, gradient: Any, batched: bool = False) -> Any: ...
+    # None: d node / d node; ``batched``: a batch of gradients along a new first axis; ``keep``
+    # (create_graph): a node given stays one, in the node's dtype (PyTorch's validate_outputs)
+    def seed(self, node: Any, gradient: Any, batched: bool = False, keep: bool = False) -> Any: ...
 
     def as_grad(
         self, node: Any, grad: Any, create_graph: bool, batch: tuple[int, ...] = ()

@@ -61,7 +61,10 @@ class Difference(NamedTuple):
     ``any_kind`` (an overflow somewhere inside); ``region``: wherever the first input lies in
     this interval, where the op is otherwise by design (answers of another kind, or within
     1e-8 of PyTorch's). ``kernel``: real only on the CPUs whose vectorised kernels (PyTorch's,
-    NumPy's, BLAS's) answer so: a sum's order, a function's last bits; elsewhere both agree."""
+    NumPy's, BLAS's) answer so: a sum's order, a function's last bits; elsewhere both agree.
+    ``through``: it shows where the op's input is made by this other op of the registry,
+    op(through(x)): a second derivative in which the op's rule passes back a zero (or
+    nothing) that meets the other op's rule; the conformance suite tries that composition."""
 
     point: tuple[float, ...]
     what: str
@@ -74,6 +77,7 @@ class Difference(NamedTuple):
     any_kind: bool = False
     region: tuple[float, float] | None = None
     kernel: bool = False
+    through: str = ""
 
 
 Names = Sequence[str]

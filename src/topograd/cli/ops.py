@@ -138,6 +138,8 @@ def _where(d: Difference) -> str:
         words.append("with " + " and ".join(shown[c] for c in d.form))
     if d.upstream is not None:
         words.append(f"upstream {_number(d.upstream)}")
+    if d.through:
+        words.append(f"its input made by `{d.through}`")
     if d.anywhere:
         words.append("(anywhere)")
     return ", ".join(words)

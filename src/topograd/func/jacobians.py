@@ -21,8 +21,12 @@ Table = dict[tuple[int, int], Any]  # (output, argument) -> derivative
 def by_rows(
     outs: Sequence[Any], targets: Sequence[Any], calling: Calling, chunk: int | None
 ) -> Table:
-    """Reverse mode: a backward pass per element of each output (for a Value, one)."""
+    """Reverse mode: a backward pass per element of each output (for a Value, one), from
+    every output at once, as torch.func's: the others seeded with zeros, which carry their
+    0 x inf = nan (a row of exp(x) beside x * inf is nan)."""
     table: Table = {}
+    nodes = [k for k, o in enumerate(outs) if kind_of(o) is not None]  # by position: an
+    roots = [outs[k] for k in nodes]  # output given twice is seeded once for its own row
     for i, o in enumerate(outs):
         if kind_of(o) is None:  # a constant: no input changes it
             for j, t in enumerate(targets):
@@ -30,19 +34,28 @@ def by_rows(
         elif calling.tensors:
             batches = [
                 engine_grad(
-                    o,
+                    roots,
                     targets,
-                    seeds,
+                    [
+                        s if k == i else calling.zeros((len(s), *shape(outs[k])), outs[k])
+                        for k in nodes
+                    ],
                     create_graph=calling.keep,
                     is_grads_batched=True,
                     materialize_grads=True,
                 )
-                for seeds in units(o, chunk)
+                for s in units(o, chunk)
             ]
             for j, t in enumerate(targets):
                 table[i, j] = rows([b[j] for b in batches], shape(o), shape(t))
         else:
-            found = engine_grad(o, targets, create_graph=calling.keep, materialize_grads=True)
+            found = engine_grad(
+                roots,
+                targets,
+                [1.0 if k == i else 0.0 for k in nodes],
+                create_graph=calling.keep,
+                materialize_grads=True,
+            )
             table.update({(i, j): g for j, g in enumerate(found)})
     return table
 
@@ -50,26 +63,36 @@ def by_rows(
 def by_columns(
     outs: Sequence[Any], targets: Sequence[Any], calling: Calling, chunk: int | None
 ) -> Table:
-    """Forward mode: a forward pass per element of each argument (for a Value, one)."""
+    """Forward mode: a forward pass per element of each argument (for a Value, one), every
+    argument's tangent given, as torch.func's: the others' zeros, which carry their 0 x inf."""
     table: Table = {}
     nodes = [o for o in outs if kind_of(o) is not None]
     for j, t in enumerate(targets):
         if not calling.tensors:
-            found = forward_tangents(nodes, {t: 1.0}, calling.keep)
+            seeds = {u: 1.0 if u is t else 0.0 for u in targets}
+            found = forward_tangents(nodes, seeds, calling.keep)
             for i, o in enumerate(outs):
                 table[i, j] = found.get(o, 0.0) if kind_of(o) is not None else 0.0
             continue
-        seeds = units(t, chunk)
-        passes = [forward_tangents(nodes, {t: s}, calling.keep, s.shape[:1]) for s in seeds]
+        units_of_t = units(t, chunk)
+        passes = [
+            forward_tangents(nodes, _beside(t, s, targets, calling), calling.keep, s.shape[:1])
+            for s in units_of_t
+        ]
         for i, o in enumerate(outs):
             pieces = []
-            for found, s in zip(passes, seeds):
+            for found, s in zip(passes, units_of_t):
                 tangent = found.get(o) if kind_of(o) is not None else None
                 if tangent is None:  # the output does not depend on the argument
                     tangent = calling.zeros((len(s), *shape(o)), t)
                 pieces.append(tangent)
             table[i, j] = columns(pieces, shape(o), shape(t))
     return table
+
+
+def _beside(t: Any, s: Any, targets: Sequence[Any], calling: Calling) -> dict[Any, Any]:
+    """The batch of tangents ``s`` for ``t``, and a batch of zeros for every other target."""
+    return {u: s if u is t else calling.zeros((len(s), *shape(u)), u) for u in targets}
 
 
 def units(leaf: Any, chunk: int | None) -> list[Any]:

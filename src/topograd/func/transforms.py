@@ -21,6 +21,7 @@ from ..ops.helpers import data as numbers
 from ..scalar.value import Value, is_real
 from . import arguments
 from .arguments import Calling, rebuilt, shape, spans
+from .aux import Aux, split
 from .forward import tangents as forward_tangents
 from .jacobians import by_columns, by_rows
 from .trees import Tree, flatten
@@ -32,19 +33,27 @@ def _call(
     trees: list[Tree],
     function: str,
     kwargs: dict[str, Any] | None = None,
-) -> tuple[list[Any], Tree]:
+    has_aux: bool = False,
+) -> tuple[list[Any], Tree, Aux | None]:
     """The function called on the leaves in the arguments' structure (keyword arguments passed
-    on as they are, not differentiated, as torch.func's): its outputs' leaves and tree."""
+    on as they are, not differentiated, as torch.func's): its outputs' leaves and tree, and
+    what it gave beside them (``has_aux``: it returns ``(output, aux)``)."""
     with recording(True):
-        outs, tree = arguments.outputs(func(*rebuilt(leaves, trees), **(kwargs or {})), function)
+        result, aux = split(func(*rebuilt(leaves, trees), **(kwargs or {})), has_aux, function)
+        outs, tree = arguments.outputs(result, function)
     tensors = bool(leaves) and not isinstance(leaves[0], Value)
-    for o in outs:
+    for o in [*outs, *(aux.leaves if aux is not None else ())]:
         if _is_node(o) and isinstance(o, Value) == tensors:
             given, got = (
                 ("arrays or Tensors", "a Value") if tensors else ("numbers or Values", "a Tensor")
             )
             raise TypeError(f"{function}: the function was given {given} but returned {got}")
-    return outs, tree
+    return outs, tree, aux
+
+
+def _with(result: Any, aux: Aux | None, calling: Calling) -> Any:
+    """``result``, and beside it the aux where the function gave one: ``(result, aux)``."""
+    return result if aux is None else (result, aux.give(calling))
 
 
 def _is_node(x: Any) -> bool:
@@ -89,12 +98,16 @@ def _same_tree(given: Any, tree: Tree, what: str) -> list[Any]:
 
 
 def jvp(
-    func: Callable[..., Any], primals: Sequence[Any], tangents: Sequence[Any]
-) -> tuple[Any, Any]:
+    func: Callable[..., Any],
+    primals: Sequence[Any],
+    tangents: Sequence[Any],
+    *,
+    has_aux: bool = False,
+) -> tuple[Any, ...]:
     """``(func(*primals), J·tangents)``: forward mode, as ``torch.func.jvp``. ``primals`` and
     ``tangents`` are tuples of the same length, each tangent of its primal's structure and
     shapes; the tangent out is the directional derivative of ``func`` at ``primals`` along
-    ``tangents``."""
+    ``tangents``. With ``has_aux``, ``func`` returns ``(output, aux)`` and the aux comes third."""
     if not isinstance(primals, (tuple, list)) or not isinstance(tangents, (tuple, list)):
         raise TypeError("jvp(func, primals, tangents): primals and tangents must be tuples")
     if len(primals) != len(tangents):
@@ -112,7 +125,7 @@ def jvp(
     seeds = {  # (each leaf is a node of its own: arguments.prepare)
         leaf: _direction(t, leaf, calling, name, "primal") for leaf, (t, name) in zip(leaves, flat)
     }
-    outs, tree = _call(func, leaves, trees, "jvp")
+    outs, tree, aux = _call(func, leaves, trees, "jvp", has_aux=has_aux)
     found = forward_tangents([o for o in outs if _is_node(o)], seeds, calling.keep)
     results = []
     for o in outs:
@@ -120,15 +133,17 @@ def jvp(
         if tangent is None:  # the output does not depend on the primals
             tangent = calling.zeros(shape(o), o)
         results.append(calling.give(tangent))
-    return tree.build([calling.give(o) for o in outs]), tree.build(results)
+    answer = (tree.build([calling.give(o) for o in outs]), tree.build(results))
+    return answer if aux is None else (*answer, aux.give(calling))
 
 
-def vjp(func: Callable[..., Any], *primals: Any) -> tuple[Any, Callable[[Any], tuple[Any, ...]]]:
+def vjp(func: Callable[..., Any], *primals: Any, has_aux: bool = False) -> tuple[Any, ...]:
     """``(func(*primals), vjp_fn)``, as ``torch.func.vjp``: ``vjp_fn(cotangents)`` (in the
     outputs' structure and shapes) gives the cotangents times the derivative for each primal,
-    a tuple (each in its primal's structure)."""
+    a tuple (each in its primal's structure). With ``has_aux``, ``func`` returns ``(output,
+    aux)`` and the aux comes third."""
     leaves, calling, trees = arguments.prepare(primals, "primals")
-    outs, tree = _call(func, leaves, trees, "vjp")
+    outs, tree, aux = _call(func, leaves, trees, "vjp", has_aux=has_aux)
 
     def vjp_fn(cotangents: Any) -> tuple[Any, ...]:
         given = _same_tree(
@@ -153,7 +168,8 @@ def vjp(func: Callable[..., Any], *primals: Any) -> tuple[Any, Callable[[Any], t
             )
         return tuple(rebuilt([answer.give(g) for g in found], trees))
 
-    return tree.build([calling.give(o) for o in outs]), vjp_fn
+    answer = (tree.build([calling.give(o) for o in outs]), vjp_fn)
+    return answer if aux is None else (*answer, aux.give(calling))
 
 
 def _argnums(argnums: int | tuple[int, ...], count: int, function: str) -> tuple[int, ...]:
@@ -182,16 +198,17 @@ def _by_argument(
 
 
 def grad_and_value(
-    func: Callable[..., Any], argnums: int | tuple[int, ...] = 0
+    func: Callable[..., Any], argnums: int | tuple[int, ...] = 0, has_aux: bool = False
 ) -> Callable[..., tuple[Any, Any]]:
     """A function giving ``(gradient, value)`` of ``func`` (which returns one number) with
     respect to the arguments ``argnums`` names (a tuple of gradients for a tuple; each in its
-    argument's structure), as ``torch.func.grad_and_value``."""
+    argument's structure), as ``torch.func.grad_and_value``; with ``has_aux``, ``func`` returns
+    ``(number, aux)`` and this gives ``(gradient, (value, aux))``."""
 
     def transformed(*args: Any, **kwargs: Any) -> tuple[Any, Any]:
         chosen = _argnums(argnums, len(args), "grad")
         leaves, calling, trees = arguments.prepare(args, "args")
-        outs, tree = _call(func, leaves, trees, "grad", kwargs)
+        outs, tree, aux = _call(func, leaves, trees, "grad", kwargs, has_aux)
         if not tree.is_leaf:
             raise TypeError(
                 "grad: the function must return one number (a Value, a float or a 0-d Tensor), "
@@ -210,16 +227,24 @@ def grad_and_value(
         else:
             found = [calling.zeros(shape(leaf), leaf) for leaf in targets]
         given = [calling.give(g) for g in found]
-        return _by_argument(given, chosen, trees, argnums), calling.give(out)
+        return _by_argument(given, chosen, trees, argnums), _with(calling.give(out), aux, calling)
 
     return transformed
 
 
-def grad(func: Callable[..., Any], argnums: int | tuple[int, ...] = 0) -> Callable[..., Any]:
+def grad(
+    func: Callable[..., Any], argnums: int | tuple[int, ...] = 0, has_aux: bool = False
+) -> Callable[..., Any]:
     """A function giving the gradient of ``func`` (which returns one number) with respect to
-    the arguments ``argnums`` names, as ``torch.func.grad``: ``grad(grad(f))`` is f''."""
-    both = grad_and_value(func, argnums)
-    return lambda *args, **kwargs: both(*args, **kwargs)[0]
+    the arguments ``argnums`` names, as ``torch.func.grad``: ``grad(grad(f))`` is f''. With
+    ``has_aux``, ``func`` returns ``(number, aux)`` and this gives ``(gradient, aux)``."""
+    both = grad_and_value(func, argnums, has_aux)
+
+    def transformed(*args: Any, **kwargs: Any) -> Any:
+        gradient, value = both(*args, **kwargs)
+        return (gradient, value[1]) if has_aux else gradient
+
+    return transformed
 
 
 def _jacobian(
@@ -228,6 +253,7 @@ def _jacobian(
     function: str,
     forward: bool,
     chunk_size: int | None,
+    has_aux: bool,
 ) -> Callable[..., Any]:
     """The Jacobian of ``func`` with respect to the arguments ``argnums`` names: for each
     output (its structure kept), the derivative by each argument (a tuple for a tuple of
@@ -243,7 +269,7 @@ def _jacobian(
     def transformed(*args: Any, **kwargs: Any) -> Any:
         chosen = _argnums(argnums, len(args), function)
         leaves, calling, trees = arguments.prepare(args, "args")
-        outs, tree = _call(func, leaves, trees, function, kwargs)
+        outs, tree, aux = _call(func, leaves, trees, function, kwargs, has_aux)
         whose = spans(trees)
         targets = [leaves[i] for k in chosen for i in whose[k]]
         table = (by_columns if forward else by_rows)(outs, targets, calling, chunk_size)
@@ -251,25 +277,35 @@ def _jacobian(
         for i in range(len(outs)):
             row = [calling.give(table[i, j]) for j in range(len(targets))]
             found.append(_by_argument(row, chosen, trees, argnums))
-        return tree.build(found)
+        return _with(tree.build(found), aux, calling)
 
     return transformed
 
 
 def jacrev(
-    func: Callable[..., Any], argnums: int | tuple[int, ...] = 0, *, chunk_size: int | None = None
+    func: Callable[..., Any],
+    argnums: int | tuple[int, ...] = 0,
+    *,
+    has_aux: bool = False,
+    chunk_size: int | None = None,
 ) -> Callable[..., Any]:
     """The Jacobian by reverse mode, as ``torch.func.jacrev``: on Tensors, ``chunk_size``
-    backward passes at a time (None: all at once; 1: one after the other)."""
-    return _jacobian(func, argnums, "jacrev", False, chunk_size)
+    backward passes at a time (None: all at once; 1: one after the other). With ``has_aux``,
+    ``func`` returns ``(output, aux)`` and this gives ``(jacobian, aux)``."""
+    return _jacobian(func, argnums, "jacrev", False, chunk_size, has_aux)
 
 
 def jacfwd(
-    func: Callable[..., Any], argnums: int | tuple[int, ...] = 0, *, chunk_size: int | None = None
+    func: Callable[..., Any],
+    argnums: int | tuple[int, ...] = 0,
+    has_aux: bool = False,
+    *,
+    chunk_size: int | None = None,
 ) -> Callable[..., Any]:
     """The Jacobian by forward mode, as ``torch.func.jacfwd``: on Tensors, ``chunk_size``
-    forward passes at a time (None: all at once; 1: one after the other)."""
-    return _jacobian(func, argnums, "jacfwd", True, chunk_size)
+    forward passes at a time (None: all at once; 1: one after the other). With ``has_aux``,
+    ``func`` returns ``(output, aux)`` and this gives ``(jacobian, aux)``."""
+    return _jacobian(func, argnums, "jacfwd", True, chunk_size, has_aux)
 
 
 def hessian(func: Callable[..., Any], argnums: int | tuple[int, ...] = 0) -> Callable[..., Any]:

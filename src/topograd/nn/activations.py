@@ -18,16 +18,16 @@ one.
 from __future__ import annotations
 
 import warnings
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
 from ..ops.activations import leaky_relu as leaky_relu_op
 from ..ops.floats import LEAKY_SLOPE
+from ..ops.selection import select as where  # tg.where, the registry's entry
 from ..tensors import Tensor
 from ..tensors.functions import log_softmax as log_softmax_along
 from ..tensors.functions import softmax as softmax_along
-from ..tensors.functions import where
 from ..tensors.tensor import as_tensor
 from .module import Module
 
@@ -90,7 +90,7 @@ def softplus(input: Tensor, beta: float = 1.0, threshold: float = 20.0) -> Tenso
     x = as_tensor(input)
     scaled = x if beta == 1.0 else x * float(beta)
     smooth = scaled.softplus() if beta == 1.0 else scaled.softplus() / float(beta)
-    return where(scaled.array > threshold, x, smooth)
+    return cast(Tensor, where(scaled.array > threshold, x, smooth))
 
 
 def implicit_dim(name: str, ndim: int, stacklevel: int) -> int:
@@ -121,15 +121,7 @@ def _along(
         found = implicit_dim(name, x.ndim, stacklevel=3)
     if dtype is not None:
         x = x.astype(dtype)
-    if x.ndim == 0:  # one element along the one axis there is (0 or -1), as PyTorch's
-        if found not in (0, -1):
-            raise IndexError(
-                f"Dimension out of range (expected to be in range of [-1, 0], but got {found})"
-            )
-        return f(x.reshape(1), 0).reshape(())  # type: ignore[no-any-return]
-    if x.numel() == 0:
-        return x * 1.0
-    return f(x, found)  # type: ignore[no-any-return]
+    return f(x, found)  # type: ignore[no-any-return]  # (the method's one path)
 
 
 def softmax(

@@ -6,37 +6,54 @@ stays as it is in training).
 >>> import topograd as tg
 >>> _ = tg.manual_seed(0)
 >>> table = Embedding(10, 3, padding_idx=0)
->>> table(tg.Tensor([[0, 2], [2, 5]])).shape, table.weight.data[0].tolist()
+>>> table(tg.tensor([[0, 2], [2, 5]], dtype=tg.int64)).shape, table.weight.data[0].tolist()
 ((2, 2, 3), [0.0, 0.0, 0.0])
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
+from ..ops.selection import select as where  # tg.where, the registry's entry
 from ..tensors import Tensor
 from ..tensors.creation import checked_shape
-from ..tensors.functions import where
+from ..tensors.dtypes import index_numbers, scalar_name, tensor_name
 from ..tensors.random import normal_
 from .module import Module
 from .parameter import Parameter, factory_dtype
 
 
-def indices_of(given: Any, what: str) -> Any:
-    """Indices as an int64 array: from integers, or from a Tensor (which holds whole numbers
-    as floats); anything else is refused, naming ``what``."""
-    array = np.asarray(given.array if isinstance(given, Tensor) else given)
-    if array.dtype.kind in "iu":
-        return array.astype(np.int64)
-    if not isinstance(given, Tensor) or array.dtype.kind != "f":
-        raise RuntimeError(f"Expected {what} to hold integer indices, got {array.dtype}")
-    with np.errstate(invalid="ignore"):
-        whole = array.astype(np.int64)
-    if not np.array_equal(whole, array):
-        raise RuntimeError(f"Expected {what} to hold whole numbers, got a Tensor of fractions")
-    return whole
+def indices_of(given: Any, function: str) -> Any:
+    """Class indices or embedding indices as an int64 array, from a Tensor of a dtype
+    PyTorch's ``function`` takes (``embedding``: int64 or int32; a loss's target: int64 or
+    uint8), or from integers (an array, a list, a number); anything else, a Tensor of floats
+    first, refused in PyTorch's words."""
+    takes, refusal = _TAKES[function]
+    return index_numbers(given, takes, refusal).astype(np.int64)
+
+
+_TAKES = {
+    "embedding": (
+        ("int64", "int32"),
+        (
+            RuntimeError,
+            lambda dtype: (
+                "Expected tensor for argument #1 'indices' to have one of the following scalar "
+                f"types: Long, Int; but got {tensor_name(dtype)} instead (while checking "
+                "arguments for embedding)"
+            ),
+        ),
+    ),
+    "target": (
+        ("int64", "uint8"),
+        (
+            RuntimeError,
+            lambda dtype: f"expected target dtype to be Long or Byte, but got {scalar_name(dtype)}",
+        ),
+    ),
+}
 
 
 def _padding(padding_idx: int | None, rows: int) -> int | None:
@@ -55,7 +72,7 @@ def embedding(
 ) -> Tensor:
     """The rows of ``weight`` at the indices ``input``: shape input's + (embedding_dim,). The
     gradient of each row is the sum over its uses, none to the row ``padding_idx``."""
-    index = indices_of(input, "indices")
+    index = indices_of(input, "embedding")
     rows = weight.shape[0]
     if index.size and (index.min() < 0 or index.max() >= rows):
         raise IndexError("index out of range in self")
@@ -64,7 +81,7 @@ def embedding(
     if padding is None or not picked.requires_grad:
         return picked
     unused = (index == padding)[..., None]
-    return where(unused, picked.detach(), picked)
+    return cast(Tensor, where(unused, picked.detach(), picked))
 
 
 class Embedding(Module):
@@ -101,7 +118,7 @@ class Embedding(Module):
 
         >>> import topograd as tg
         >>> table = Embedding.from_pretrained(tg.ones(3, 2))
-        >>> table.weight.requires_grad, table(tg.Tensor([2])).tolist()
+        >>> table.weight.requires_grad, table(tg.tensor([2], dtype=tg.long)).tolist()
         (False, [[1.0, 1.0]])
         """
         rows = np.array(embeddings.array if isinstance(embeddings, Tensor) else embeddings)

@@ -20,14 +20,16 @@ nothing else) is the registry's fused ``cross_entropy``, which computes the same
 from __future__ import annotations
 
 import warnings
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
 from ..autograd.modes import is_grad_enabled
+from ..ops import floats
+from ..ops.selection import select as where  # tg.where, the registry's entry
 from ..ops.softmax import cross_entropy as fused_cross_entropy
 from ..tensors import Tensor
-from ..tensors.functions import log_softmax, where
+from ..tensors.functions import log_softmax
 from ..tensors.tensor import as_tensor, constant
 from .embedding import indices_of
 
@@ -172,12 +174,11 @@ def cross_entropy(
     logits of ±1000: ``nll_loss`` of ``log_softmax``, with its ``weight``, ``ignore_index`` and
     ``reduction``. A target of the input's shape holds class probabilities instead (-Σ p log q,
     a mean over the samples). ``label_smoothing`` ε mixes the target with the uniform
-    distribution: (1 - ε) of the loss plus ε times the mean over the classes of -log q."""
+    distribution: (1 - ε) of the loss plus ε times the mean over the classes of -log q. As
+    PyTorch's, an ε above 1 is refused and only one above 0 smooths: a negative one (or nan)
+    gives the plain loss."""
     reduction = reduction_of(size_average, reduce, reduction)
-    if not 0.0 <= label_smoothing <= 1.0:
-        raise RuntimeError(
-            f"label_smoothing must be between 0.0 and 1.0. Got: {float(label_smoothing)}"
-        )
+    label_smoothing = _smoothing(label_smoothing)
     x = as_tensor(input)
     axis = _class_axis(x)
     w = _constant(weight, x, "weight", "nll_loss_forward")
@@ -193,7 +194,18 @@ def cross_entropy(
     if not label_smoothing:
         return nll
     uniform = _against_uniform(x, logp, target, w, ignore_index, reduction)
-    return (1.0 - label_smoothing) * nll + uniform * (label_smoothing / x.shape[axis])
+    share = floats.div(label_smoothing, float(x.shape[axis]))  # inf for no classes, as PyTorch's
+    return (1.0 - label_smoothing) * nll + uniform * share
+
+
+def _smoothing(given: float) -> float:
+    """The label smoothing to apply: ``given`` where it is above 0, else none (PyTorch smooths
+    only then: a negative or nan one is taken and changes nothing); above 1 refused, as by
+    PyTorch."""
+    found = float(given)
+    if found > 1.0:
+        raise RuntimeError(f"label_smoothing must be between 0.0 and 1.0. Got: {found:g}")
+    return found if found > 0.0 else 0.0
 
 
 def _against_uniform(
@@ -205,7 +217,7 @@ def _against_uniform(
     t, counted = _checked_targets(x, target, ignore_index)
     along = (-1,) + (1,) * (x.ndim - axis - 1)
     terms = -(logp if weight is None else logp * weight.reshape(along)).sum(axis=axis)
-    terms = where(counted, terms, 0.0)
+    terms = cast(Tensor, where(counted, terms, 0.0))
     if reduction == "none":
         return terms
     if reduction == "sum":
@@ -226,7 +238,7 @@ def _soft_cross_entropy(
             f"but got weight tensor of shape: {list(weight.shape)}"
         )
     if label_smoothing:
-        p = p * (1.0 - label_smoothing) + label_smoothing / classes
+        p = p * (1.0 - label_smoothing) + floats.div(label_smoothing, float(classes))
     terms = log_softmax(x, axis) * p
     if weight is not None:
         terms = terms * weight.reshape((-1,) + (1,) * (x.ndim - axis - 1))
@@ -249,7 +261,7 @@ def _log_at_least(x: Tensor, f: Any, safe: float) -> Tensor:
     nan in the gradient)."""
     with np.errstate(all="ignore"):
         kept = f(x.array) >= -100.0
-    return where(kept, f(where(kept, x, safe)), -100.0)
+    return cast(Tensor, where(kept, f(where(kept, x, safe)), -100.0))
 
 
 def _log(x: Any) -> Any:

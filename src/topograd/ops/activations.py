@@ -87,8 +87,27 @@ def relu_backward(grad: Any, g: Any, out: Any, result: Any) -> tuple[Any, Any]:
     integers="floats",
 )
 def leaky_relu(grad: Any, x: Any, out: Any) -> tuple[Any]:
-    """1 where x > 0, else 0.01: 0.01 at 0 and at nan, as PyTorch"""
-    return (where(x > 0.0, grad, grad * floats.LEAKY_SLOPE),)
+    """1 where x > 0, else 0.01: 0.01 at 0 and at nan, as PyTorch's leaky_relu_backward (on
+    numbers, an ordinary backward of a Value, the choice at once)"""
+    if is_number(x):
+        return (floats.leaky_relu_backward(grad, x),)
+    return (leaky_relu_backward(grad, x),)
+
+
+@register(
+    "leaky_relu_backward",
+    "g where x > 0, else 0.01 g: leaky_relu's rule as an op (PyTorch's leaky_relu_backward)",
+    scalar=floats.leaky_relu_backward,
+    array="leaky_relu_backward",
+    torch="torch.ops.aten.leaky_relu_backward",
+    saves=(1,),
+    domain=(ANY, ANY),
+    special=[((INF, 0.0), INF * floats.LEAKY_SLOPE, (0.01, 0.0)), ((2.0, NAN), 0.02, (0.01, 0.0))],
+)
+def leaky_relu_backward(grad: Any, g: Any, x: Any, out: Any) -> tuple[Any, Any]:
+    """itself for g (a selection between g and 0.01 g), and zeros for x, as PyTorch's: so
+    that those zeros reach x's own rule (through a log at 0, 0 / 0 = nan, as in PyTorch)"""
+    return leaky_relu_backward(grad, x), zeros_like(grad)
 
 
 @register(

@@ -160,6 +160,23 @@ def sign(grad: Any, x: Any, out: Any) -> tuple[Any]:
     special=[((0.0,), 0.0, (0.0,)), ((-0.0,), 0.0, (0.0,)), ((NAN,), NAN, (0.0,))],
     integers="keep",
     bools=False,
+    differs=[
+        Difference(
+            (2.0,),
+            "d2",
+            0.0,
+            -0.0,
+            "PyTorch's abs passes grad * sgn(x), and the derivative of its sgn is an efficient "
+            "ZeroTensor: nothing through the kernels that know it (a product, a quotient, a "
+            "sum), a real +0.0 through the rest (neg's makes it -0.0; through log's rule at 0 it "
+            "is 0 / 0 = nan); topograd's abs passes nothing back through its sign, so a second "
+            "derivative through abs of another op's result may differ in a zero's sign, or be "
+            "finite where PyTorch's is nan",
+            anywhere=True,
+            any_kind=True,
+            through="neg",
+        )
+    ],
 )
 def absolute(grad: Any, x: Any, out: Any) -> tuple[Any]:
     """sign(x): 0 at 0 (the least-norm sub-gradient) and at nan, as PyTorch's grad * sgn(x)"""

@@ -188,6 +188,11 @@ def leaky_relu(x: float) -> float:
     return x if x > 0.0 else x * LEAKY_SLOPE
 
 
+def leaky_relu_backward(g: float, x: float) -> float:
+    """g where x > 0, else LEAKY_SLOPE g (at nan too)."""
+    return g if x > 0.0 else g * LEAKY_SLOPE
+
+
 def softplus(x: float) -> float:
     """log(1 + e^x) as max(x, 0) + log1p(e^-|x|): no overflow, and exact to the last bits."""
     return (0.0 if x < 0.0 else x) + math.log1p(math.exp(-abs(x)))
@@ -252,6 +257,25 @@ def minimum(x: float, y: float) -> float:
     if x != x or y != y:
         return NAN
     return y if y < x else x
+
+
+def clamp_min(x: float, low: float) -> float:
+    """x, or low where x < low; nan where low is (x's nan passes), as PyTorch's clamp with
+    a tensor limit: std::max(x, low), x itself at a tie."""
+    return NAN if low != low else low if x < low else x
+
+
+def clamp_max(x: float, high: float) -> float:
+    """x, or high where high < x; nan where high is, as PyTorch's std::min(x, high)."""
+    return NAN if high != high else high if high < x else x
+
+
+def clamp_between(x: float, low: float, high: float) -> float:
+    """x limited to [low, high]: high where low > high, nan where a limit is nan, as PyTorch's
+    std::min(std::max(x, low), high)."""
+    if low != low or high != high:
+        return NAN
+    return clamp_max(clamp_min(x, low), high)
 
 
 def asin(x: float) -> float:

@@ -191,7 +191,7 @@ def var(
     is where it is 0 or less (the forward counts it as 0)"""
     count = data(x).size // max(1, data(out).size)
     scale = floats.div(2.0, float(count - correction))
-    centred = x - x.mean(axis=axis, keepdims=True)
+    centred = x - mean(x, axis=axis, keepdims=True)  # (the op: quiet for a mean of nothing)
     return ((expand(grad, x, axis, keepdims) * scale) * centred,)
 
 

@@ -175,12 +175,14 @@ class ScalarKind:
     def forget(self, node: Value) -> None:
         node.grad = NO_GRADIENT
 
-    def seed(self, node: Value, gradient: Any, batched: bool = False) -> float:
+    def seed(self, node: Value, gradient: Any, batched: bool = False, keep: bool = False) -> Any:
         if batched:
             raise TypeError("a batch of gradients at once takes Tensors; a Value's is one number")
         if gradient is None:
             return 1.0
         if isinstance(gradient, Value):
+            if keep:  # create_graph: the result depends on it
+                return gradient
             gradient = gradient.data
         if type(gradient) is not float and not is_real(gradient):
             raise TypeError(f"backward() takes a real number as grad, got {describe(gradient)}")

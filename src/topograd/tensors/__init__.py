@@ -43,7 +43,6 @@ from .functions import (
     result_type,
     softmax,
     stack,
-    where,
 )
 from .kind import TENSOR as TENSOR  # the kind registers itself with the engine
 from .memory import keep_freed_memory
@@ -134,7 +133,6 @@ __all__ = [
     "tensor",
     "tensordot",
     "uint8",
-    "where",
     "zeros",
     "zeros_like",
 ]

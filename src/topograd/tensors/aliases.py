@@ -18,9 +18,14 @@ from typing import Any, Self, cast
 
 import numpy as np
 
+from ..autograd.errors import RuntimeTypeError
+from ..ops import rounding
 from ..ops.rounding import round_even
 from ..ops.selection import select
+from ..ops.shapes import reshape
 from ..ops.softmax import log_softmax, softmax
+from .arrays import dim_index
+from .dtypes import c_name
 
 
 class Aliases:
@@ -42,7 +47,10 @@ class Aliases:
         """``value`` where ``mask`` holds, x elsewhere (a choice: there x gets no gradient)."""
         held = np.asarray(getattr(mask, "array", mask))
         if held.dtype != np.bool_:
-            raise TypeError(f"masked_fill only supports boolean masks, but got {held.dtype}")
+            raise RuntimeTypeError(
+                f"masked_fill_ only supports boolean masks, but got mask with dtype "
+                f"{c_name(held.dtype)}"
+            )
         if getattr(value, "ndim", 0) != 0:
             raise RuntimeError(
                 "masked_fill_ only supports a 0-dimensional value tensor, but got tensor with "
@@ -58,12 +66,21 @@ class Aliases:
         return self.to(copy=True)  # type: ignore[attr-defined, no-any-return]
 
     def softmax(self, dim: int) -> Self:
-        """e^x / Σ e^x along ``dim``."""
-        return softmax(self, axis=operator.index(dim))  # type: ignore[no-any-return]
+        """e^x / Σ e^x along ``dim``, shifted by the largest so that nothing overflows."""
+        return self._along(softmax, dim)
 
     def log_softmax(self, dim: int) -> Self:
         """x - log Σ e^x along ``dim``."""
-        return log_softmax(self, axis=operator.index(dim))  # type: ignore[no-any-return]
+        return self._along(log_softmax, dim)
+
+    def _along(self, op: Any, dim: Any) -> Self:
+        """``op`` along ``dim``, read as PyTorch reads a dim (out of range: its IndexError):
+        a Tensor of no axes has one, of one element; an empty one gives an empty one. The
+        functions (``tg.softmax``, ``tg.nn.functional.softmax``) come here too."""
+        at = dim_index(dim, self.array.ndim)
+        if self.array.ndim == 0:
+            return cast(Self, reshape(op(reshape(self, shape=(1,)), axis=0), shape=()))
+        return cast(Self, op(self, axis=at))
 
     def round(self, decimals: int = 0) -> Self:
         """The nearest whole number (halves to even), or multiple of 10^-decimals, computed as
@@ -100,14 +117,16 @@ class Aliases:
         return int(self.array.itemsize)
 
     def clamp_between(self, low: Any, high: Any) -> Self:
-        """``clamp`` with Tensors as limits: the limit where x lies beyond it, x elsewhere (so
-        the gradient goes to x within the limits, ends included, and to the limit beyond)."""
-        out = self if low is None else select(self._constant(self.array < _data(low)), low, self)
+        """``clamp`` with Tensor limits (either may be None; a number is a constant limit): the
+        registry's clamp_min, clamp_max or clamp_between, PyTorch's clamp.Tensor, whose
+        gradient goes to x within the limits (ends included), to a limit beyond it, and to
+        none of them at a nan."""
         if high is None:
-            return out
-        beyond = self._constant(np.asarray(_data(out) > _data(high)))
-        return select(beyond, high, out)  # type: ignore[no-any-return]
+            return rounding.clamp_min(self, low)  # type: ignore[no-any-return]
+        if low is None:
+            return rounding.clamp_max(self, high)  # type: ignore[no-any-return]
+        return rounding.clamp_between(self, low, high)  # type: ignore[no-any-return]
 
 
-def _data(x: Any) -> Any:
-    return getattr(x, "array", x)
+def _one(x: Any) -> int:
+    raise ValueError("only one element tensors can be converted to Python scalars")

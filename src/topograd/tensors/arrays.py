@@ -11,15 +11,17 @@ array([0., 0.])
 from __future__ import annotations
 
 import math
+import operator
+import warnings
 from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
-from numpy.lib.array_utils import normalize_axis_index
 
 from ..autograd.kinds import kind_of, register_array
 from ..autograd.registry import Op
 from . import dtypes, kernels, windows
+from .dtypes import index_numbers
 from .quiet import quietly
 
 Array = np.ndarray[Any, Any]
@@ -71,18 +73,50 @@ def sizes_or_data(given: tuple[Any, ...]) -> Array:
     return as_array(given[0])
 
 
+def whole(n: Any, what: str = "a dim") -> int:
+    """An int given as a dim or a size: a Python or NumPy integer, as PyTorch takes one; a bool
+    or a float is refused with a TypeError, as PyTorch refuses them.
+
+    >>> whole(2), whole(-1)
+    (2, -1)
+    """
+    if not isinstance(n, (bool, np.bool_)):
+        try:
+            return operator.index(n)
+        except TypeError:
+            pass
+    raise TypeError(f"{what} must be an int, not {type(n).__name__}")
+
+
+def dim_index(dim: Any, ndim: int, what: str = "a dim") -> int:
+    """``dim`` of a Tensor of ``ndim`` axes, counted from 0 (a negative one from the end); a
+    Tensor of no axes takes 0 and -1, as PyTorch's. Outside: an IndexError, as PyTorch's (and
+    NumPy's AxisError, which is one).
+
+    >>> dim_index(-1, 3), dim_index(-1, 0)
+    (2, 0)
+    """
+    at, span = whole(dim, what), max(ndim, 1)
+    if not -span <= at < span:
+        raise np.exceptions.AxisError(
+            f"axis {at} is out of bounds for a Tensor of {ndim} axes: Dimension out of range "
+            f"(expected to be in range of [{-span}, {span - 1}], but got {at})"
+        )
+    return at % span
+
+
 def axis_of(axis: Any, ndim: int = 1) -> Any:
-    """None, an int or a tuple of ints (NumPy integers and lists accepted). A 0-d array has one
-    axis to reduce, as in PyTorch: 0 or -1, meaning all of it (None)."""
+    """None, an int or a tuple of ints (NumPy integers and lists accepted), each within the
+    axes (PyTorch's IndexError otherwise). A 0-d array has one axis to reduce, as in PyTorch:
+    0 or -1, meaning all of it (None)."""
     if axis is None:
         return None
     axes = axis if isinstance(axis, (list, tuple)) else (axis,)
     for a in axes:  # dim=True or dim=1.0 is no axis, as PyTorch refuses it
         if isinstance(a, (bool, np.bool_)) or not isinstance(a, (int, np.integer)):
             raise TypeError(f"an axis (dim) is an int or a tuple of ints, got {a!r}")
+        dim_index(a, ndim)
     if ndim == 0:
-        for a in axes:
-            normalize_axis_index(int(a), 1)  # 0 or -1, as PyTorch's
         return None
     if isinstance(axis, (list, tuple)):
         return tuple(int(a) for a in axis)
@@ -90,14 +124,29 @@ def axis_of(axis: Any, ndim: int = 1) -> Any:
 
 
 def index_array(index: Any) -> Array:
-    """A Tensor used as an index: a mask (bool) masks, whole numbers (an integer dtype) pick;
-    any other is refused, as PyTorch refuses it."""
-    array: Array = index.array
-    if array.dtype.kind not in "biu":
-        raise IndexError(
-            f"tensors used as indices must be long, int, byte or bool tensors, not {index.dtype}"
-        )
-    return array
+    """A Tensor used as an index, as PyTorch takes one: integers (int64, int32) pick, booleans
+    mask, and so do bytes (uint8), with PyTorch's warning that this is deprecated; any other
+    dtype, floats first (even of whole numbers), is refused with PyTorch's IndexError, but
+    for one integer of any width (a 0-d Tensor), which PyTorch reads as a Python int (one
+    byte: as a mask of one, without a warning)."""
+    array = index.array
+    if array.ndim == 0 and array.dtype.kind in "iu":
+        return np.asarray(array, dtype=bool if array.dtype == np.uint8 else np.int64)
+    array = index_numbers(index, ("int64", "int32", "uint8", "bool"), _NOT_AN_INDEX)
+    if array.dtype != np.uint8:
+        return array
+    warnings.warn(
+        "indexing with dtype torch.uint8 is now deprecated, please use a dtype torch.bool instead.",
+        UserWarning,
+        stacklevel=3,
+    )
+    return array.astype(bool)
+
+
+_NOT_AN_INDEX = (
+    IndexError,
+    lambda dtype: "tensors used as indices must be long, int, byte or bool tensors",
+)
 
 
 def refusal(op: Op, arrays: Sequence[Array], error: ValueError) -> str:

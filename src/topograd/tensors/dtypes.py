@@ -21,13 +21,21 @@ is higher, and a Python float counts as the default dtype (float32):
 (topograd.float32, topograd.float16)
 >>> result_type(np.zeros(3, np.int32), np.zeros((), np.int64), 7)
 topograd.int32
+
+PyTorch's words for them, in its messages (``Double``, ``Long``) and range errors:
+
+>>> scalar_name(np.float64), c_name(np.int8)
+('Double', 'signed char')
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
+
+from ..autograd.kinds import kind_of
 
 BOOL, INTEGER, FLOAT = 0, 1, 2  # the categories, in the order promotion climbs them
 
@@ -254,3 +262,55 @@ def result_type(*operands: Any) -> dtype:
     if found is None:
         raise TypeError("result_type() needs at least one operand")
     return found
+
+
+# numpy dtype name -> (PyTorch's ScalarType name, the C++ type it prints in range errors)
+_NAMES = {
+    "float16": ("Half", "c10::Half"),
+    "float32": ("Float", "float"),
+    "float64": ("Double", "double"),
+    "int64": ("Long", "long int"),
+    "int32": ("Int", "int"),
+    "int16": ("Short", "short int"),
+    "int8": ("Char", "signed char"),
+    "uint8": ("Byte", "unsigned char"),
+    "bool": ("Bool", "bool"),
+}
+
+
+def scalar_name(dtype: Any) -> str:
+    """PyTorch's name of a dtype (Float, Long, ...), as in "not implemented for 'Long'"."""
+    name = np.dtype(dtype).name
+    return _NAMES[name][0] if name in _NAMES else name
+
+
+def c_name(dtype: Any) -> str:
+    """The C++ type PyTorch names in its range errors ("from is out of bounds for int")."""
+    name = np.dtype(dtype).name
+    return _NAMES[name][1] if name in _NAMES else name
+
+
+def tensor_name(dtype: Any) -> str:
+    """PyTorch's legacy name of a CPU tensor type, as its argument checks print it
+    ("torch.DoubleTensor"; booleans "CPUBoolType")."""
+    name = scalar_name(dtype)
+    return "CPUBoolType" if name == "Bool" else f"torch.{name}Tensor"
+
+
+def index_numbers(
+    given: Any, takes: tuple[str, ...], refusal: tuple[type[Exception], Callable[[Any], str]]
+) -> np.ndarray[Any, Any]:
+    """The array of indices an index-taking function reads from ``given``: a Tensor's, where
+    its dtype is one PyTorch's function takes (``takes``, NumPy's names); an array or a list
+    of integers of any width (PyTorch has no twin); anything else (floats first) refused as
+    PyTorch's function refuses it: ``refusal`` is its class and its message for the dtype.
+
+    >>> index_numbers(np.array([0, 2]), ("int64",), (IndexError, str))
+    array([0, 2])
+    """
+    node = kind_of(given) is not None
+    array = np.asarray(given.array if node else given)
+    if (array.dtype.name in takes) if node else array.dtype.kind in "iu":
+        return array
+    kind, message = refusal
+    raise kind(message(array.dtype))

@@ -16,24 +16,11 @@ from typing import Any
 
 import numpy as np
 
-from ..autograd.errors import RuntimeValueError
-from ..ops import linalg, selection, shapes
+from ..ops import linalg, shapes
 from ..ops import softmax as logits
 from ..ops.spellings import AS_FUNCTIONS
 from . import dtypes
 from .tensor import Operand, Tensor, as_tensor, constant
-
-
-def where(cond: Any, a: Operand, b: Operand) -> Tensor:
-    """``a`` where ``cond`` holds, else ``b`` (broadcast, in their promoted dtype); the
-    condition gets no gradient."""
-    mask = cond.array if isinstance(cond, Tensor) else np.asarray(cond)
-    if mask.dtype != np.bool_:
-        raise RuntimeValueError(
-            "where expected condition to be a boolean tensor, but got a tensor with dtype "
-            f"{dtypes.of_numpy(mask.dtype)}"
-        )
-    return selection.select(constant(mask), a, b)  # type: ignore[no-any-return]
 
 
 def concatenate(tensors: Sequence[Operand], axis: int = 0, *, dim: int | None = None) -> Tensor:

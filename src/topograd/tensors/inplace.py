@@ -22,7 +22,7 @@ from typing import Any, Self
 
 import numpy as np
 
-from ..autograd.errors import RuntimeValueError
+from ..autograd.errors import RuntimeTypeError, RuntimeValueError
 from ..autograd.kinds import kind_of
 from ..autograd.modes import grad_mode
 from ..autograd.versions import wrote
@@ -45,6 +45,11 @@ def _another_kind(x: Any) -> bool:
     """A node of another kind than Tensors (a Value): no number for a Tensor's element."""
     found = kind_of(x)
     return found is not None and not hasattr(x, "array")
+
+
+def _bytes(i: Any) -> bool:
+    """A Tensor of bytes of one axis or more: a mask, to PyTorch."""
+    return kind_of(i) is not None and i.data.dtype == np.uint8 and i.data.ndim > 0
 
 
 def _index(i: Any) -> Any:
@@ -126,8 +131,15 @@ class InPlace:
         return self._store(name, quietly(function, arrays, {}))
 
     def __setitem__(self, index: Any, value: Any) -> None:
-        """``t[index] = value``: item assignment, NumPy's indexing (a Tensor index too)."""
+        """``t[index] = value``: item assignment, NumPy's indexing (a Tensor index too, as
+        PyTorch takes one; a mask of bytes with a number, which PyTorch fills as
+        ``masked_fill`` does, is refused as that refuses it)."""
         self._allowed("__setitem__", value)
+        parts = index if isinstance(index, tuple) else (index,)
+        if not hasattr(value, "shape") and any(_bytes(i) for i in parts):
+            raise RuntimeTypeError(
+                "masked_fill_ only supports boolean masks, but got mask with dtype unsigned char"
+            )
         index = tuple(map(_index, index)) if isinstance(index, tuple) else _index(index)
         self._store("__setitem__", _numbers(value), index)
 

@@ -9,12 +9,15 @@ array([ 0., -0.,  2.])
 from __future__ import annotations
 
 import math
+import warnings
 from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
+from ..autograd.errors import RuntimeValueError
 from ..ops.floats import GELU_ALPHA, GELU_BETA, GELU_KAPPA, GELU_TANH_BETA, LEAKY_SLOPE
+from .dtypes import scalar_name
 
 Array = np.ndarray[Any, Any]
 
@@ -31,6 +34,11 @@ def relu(x: Array) -> Array:
 def leaky_relu(x: Array) -> Array:
     """x where x > 0, else LEAKY_SLOPE x."""
     return np.where(x > 0, x, x * np.asarray(LEAKY_SLOPE, x.dtype))
+
+
+def leaky_relu_backward(g: Array, x: Array) -> Array:
+    """g where x > 0, else LEAKY_SLOPE g (at nan too), as PyTorch's leaky_relu_backward."""
+    return np.asarray(np.where(x > 0, g, g * np.asarray(LEAKY_SLOPE, g.dtype)), g.dtype)
 
 
 def sigmoid(x: Array) -> Array:
@@ -70,7 +78,10 @@ def erf(x: Array) -> Array:
 def where(cond: Any, x: Any, y: Any) -> Array:
     """x where cond holds, else y, element by element (np.where). Where one side is +0.0 (a
     rule saying "this input gets nothing here"), the other is kept by a bitwise and, exact for
-    inf and nan, and several times faster than np.where on a random mask."""
+    inf and nan, and several times faster than np.where on a random mask. The condition holds
+    booleans (or bytes, which PyTorch still takes), never numbers: PyTorch refuses those."""
+    if type(cond) is not bool and np.asarray(cond).dtype != np.bool_:
+        _bytes_or_refused(np.asarray(cond).dtype)
     if _is_plus_zero(y):
         kept = _keep(x, cond)
         if kept is not None:
@@ -80,6 +91,28 @@ def where(cond: Any, x: Any, y: Any) -> Array:
         if kept is not None:
             return kept
     return np.asarray(np.where(cond, x, y))
+
+
+_WARNED: set[str] = set()  # the warnings PyTorch gives once in a process, given
+
+
+def _bytes_or_refused(found: np.dtype[Any]) -> None:
+    """A condition of bytes, with PyTorch's warning that it is deprecated (once, as PyTorch's:
+    not again in the backward); of numbers, refused as PyTorch refuses it."""
+    if found != np.uint8:
+        raise RuntimeValueError(
+            "where expected condition to be a boolean tensor, but got a tensor with dtype "
+            f"{scalar_name(found)}"
+        )
+    if "where" in _WARNED:
+        return
+    _WARNED.add("where")
+    warnings.warn(
+        "where received a uint8 condition tensor. This behavior is deprecated and will be "
+        "removed in a future version of PyTorch. Use a boolean condition instead.",
+        UserWarning,
+        stacklevel=4,
+    )
 
 
 def _is_plus_zero(x: Any) -> bool:
@@ -148,6 +181,10 @@ def linear(x: Array, w: Array, b: Array) -> Array:
 
 
 def log_softmax(x: Array, axis: int = -1) -> Array:
+    """x - log Σ e^x along the axis, from x less its largest (an empty x: an empty result,
+    where NumPy's max of nothing would raise)."""
+    if x.size == 0:
+        return np.empty_like(x)
     shifted = x - x.max(axis=axis, keepdims=True)
     return np.asarray(shifted - np.log(np.exp(shifted).sum(axis=axis, keepdims=True)))
 
@@ -164,6 +201,24 @@ def clamp(x: Array, low: Any = None, high: Any = None) -> Array:
     if any(limit is not None and limit != limit for limit in (low, high)):  # a nan limit
         out = np.full(x.shape, np.nan)
     return np.asarray(out, dtype=x.dtype)
+
+
+def clamp_min(x: Array, low: Array) -> Array:
+    """x, or low where x < low, nan where low is (x's nan passes): PyTorch's clamp with a
+    Tensor limit, element by element as its scalar loop (x itself at a tie of -0.0 and 0.0)."""
+    out = np.where(x < low, low, x)
+    return np.asarray(np.where(np.isnan(low), np.nan, out), np.result_type(x, low))
+
+
+def clamp_max(x: Array, high: Array) -> Array:
+    """x, or high where high < x, nan where high is."""
+    out = np.where(high < x, high, x)
+    return np.asarray(np.where(np.isnan(high), np.nan, out), np.result_type(x, high))
+
+
+def clamp_between(x: Array, low: Array, high: Array) -> Array:
+    """x limited to [low, high]: high where low > high, nan where either limit is nan."""
+    return clamp_max(clamp_min(x, low), high)  # (a nan low is a nan x for clamp_max)
 
 
 def cumsum(x: Array, axis: int) -> Array:
@@ -183,13 +238,24 @@ def logsumexp(x: Array, axis: Any = None, keepdims: bool = False) -> Array:
     return np.asarray(found, dtype=x.dtype)
 
 
+def _count(x: Array, axis: Any) -> int:
+    """How many elements a reduction along ``axis`` (None: all) takes for each result."""
+    axes = range(x.ndim) if axis is None else (axis,) if isinstance(axis, int) else axis
+    return int(np.prod([x.shape[a] for a in axes]))
+
+
+def mean(x: Array, axis: Any = None, keepdims: bool = False) -> Array:
+    """np.mean, and the mean of nothing nan without NumPy's warning, as PyTorch's."""
+    if x.size:
+        return np.asarray(np.mean(x, axis=axis, keepdims=keepdims))
+    return np.asarray(np.sum(x, axis=axis, keepdims=keepdims) / _count(x, axis), dtype=x.dtype)
+
+
 def var(x: Array, axis: Any = None, correction: float = 1, keepdims: bool = False) -> Array:
     """Σ (x - mean)² / (n - correction), n - correction counted as 0 where it is less (inf or
     nan then, as PyTorch's)."""
-    axes = range(x.ndim) if axis is None else (axis,) if isinstance(axis, int) else axis
-    count = int(np.prod([x.shape[a] for a in axes]))
-    squares = np.sum((x - np.mean(x, axis=axis, keepdims=True)) ** 2, axis=axis, keepdims=keepdims)
-    return np.asarray(squares / max(0, count - correction), dtype=x.dtype)
+    squares = np.sum((x - mean(x, axis=axis, keepdims=True)) ** 2, axis=axis, keepdims=keepdims)
+    return np.asarray(squares / max(0, _count(x, axis) - correction), dtype=x.dtype)
 
 
 def std(x: Array, axis: Any = None, correction: float = 1, keepdims: bool = False) -> Array:

@@ -19,6 +19,7 @@ from ..autograd.function import Function
 from ..autograd.kinds import register_kind
 from ..autograd.registry import OUT, Op
 from ..autograd.versions import WRITES, changed, first_changed, refuse_if_stale
+from ..ops.rounding import astype
 from ..ops.shapes import broadcast_to, reshape, stack
 from .broadcast import unbroadcast
 from .function import apply_function
@@ -107,6 +108,8 @@ class TensorKind:
                 elif type(g) in NUMBERS:  # a choice made at once: the same for every element
                     g = np.full((*batch, *shape), g, dtype)
                 g = unbroadcast(g, shape, batch)
+                if g.dtype != dtype:  # PyTorch's validate_outputs: grad.to(input's dtype)
+                    g = astype(g, dtype=dtype)  # (differentiably, under create_graph)
                 if any(g is c for c in contributions):  # never one array for two inputs
                     g = g.copy() if isinstance(g, np.ndarray) else g * 1.0
                 contributions.append(g)
@@ -164,9 +167,16 @@ class TensorKind:
     def requires_grad(self, node: Tensor) -> bool:
         return node.requires_grad
 
-    def seed(self, node: Tensor, gradient: Any, batched: bool = False) -> Array:
-        if batched:
-            return self.seed_batch(node, gradient)
+    def seed(self, node: Tensor, gradient: Any, batched: bool = False, keep: bool = False) -> Any:
+        """The upstream gradient of ``node``, checked (real numbers, the node's shape) and in
+        its dtype, as PyTorch's engine casts it; with ``keep`` (create_graph) a Tensor given
+        stays a node, cast by the ``astype`` op so that the result depends on it."""
+        seed = self.seed_batch(node, gradient) if batched else self._seed(node, gradient)
+        if keep and isinstance(gradient, Tensor):
+            return gradient if gradient.dtype == node.dtype else astype(gradient, dtype=node.dtype)
+        return seed
+
+    def _seed(self, node: Tensor, gradient: Any) -> Array:
         if gradient is None and node.array.size != 1:
             raise RuntimeError("grad can be implicitly created only for scalar outputs")
         given = np.ones(node.shape) if gradient is None else gradient

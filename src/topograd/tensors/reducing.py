@@ -25,11 +25,12 @@ from typing import Any, NamedTuple, Self, cast
 import numpy as np
 from numpy.lib.array_utils import normalize_axis_index
 
+from ..autograd.errors import RuntimeValueError
 from ..ops.arithmetic import mul
 from ..ops.reductions import amax, amin, cumsum, logsumexp, mean, prod, std, total, var
 from ..ops.selection import maximum, minimum
 from ..ops.shapes import getitem, reshape
-from .arrays import axis_of
+from .arrays import axis_of, dim_index
 
 
 class Selected(NamedTuple):
@@ -50,6 +51,24 @@ def reduced_axes(axis: Any, keepdims: Any, dim: Any, keepdim: Any, ndim: int) ->
     if dim is not None and isinstance(dim, (tuple, list)) and not dim:
         found = None  # PyTorch's dim=(): every axis (NumPy's axis=(): none)
     return axis_of(found, ndim), bool(keepdim if keepdim is not None else keepdims)
+
+
+def refuse_empty(name: str, shape: tuple[int, ...], found: Any, as_given: bool = True) -> None:
+    """PyTorch's refusal of a max, min or argmax over nothing: of an empty Tensor where no dim
+    is named (``found`` None), or along a dim of size 0, named as given (amax's way) or counted
+    from 0 (``as_given`` False: max's and argmax's way along one dim)."""
+    if 0 not in shape:
+        return
+    if found is None:
+        message = f"{name}(): Expected reduction dim to be specified for input.numel() == 0."
+        if name.startswith("arg"):
+            raise IndexError(message)
+        raise RuntimeValueError(f"{message} Specify the reduction dim with the 'dim' argument.")
+    for given in found if isinstance(found, tuple) else (found,):
+        at = normalize_axis_index(int(given), len(shape))
+        if shape[at] == 0:
+            shown = given if as_given else at
+            raise IndexError(f"{name}(): Expected reduction dim {shown} to have non-zero size.")
 
 
 def _correction(
@@ -167,8 +186,8 @@ class Reductions:
         if hasattr(dim, "data"):  # torch.max(x, other): the larger, element by element
             return maximum(self, dim)
         if dim is not None and axis is None:
-            return self._selected(np.argmax, dim, keepdim)
-        found = self._reduce(amax, axis, keepdims, dim, keepdim)
+            return self._selected(np.argmax, dim, keepdim, "max")
+        found = self._extreme(amax, "max", axis, keepdims, dim, keepdim)
         return self._nan_picked() if self._whole_and_nan(found, axis, keepdims, keepdim) else found
 
     def min(
@@ -178,8 +197,8 @@ class Reductions:
         if hasattr(dim, "data"):  # torch.min(x, other)
             return minimum(self, dim)
         if dim is not None and axis is None:
-            return self._selected(np.argmin, dim, keepdim)
-        found = self._reduce(amin, axis, keepdims, dim, keepdim)
+            return self._selected(np.argmin, dim, keepdim, "min")
+        found = self._extreme(amin, "min", axis, keepdims, dim, keepdim)
         return self._nan_picked() if self._whole_and_nan(found, axis, keepdims, keepdim) else found
 
     def amax(
@@ -187,13 +206,21 @@ class Reductions:
     ) -> Self:
         """The largest elements along ``dim`` (every axis by default), ties sharing the
         gradient evenly, as ``torch.amax`` (a nan: nan to every element)."""
-        return self._reduce(amax, axis, keepdims, None if dim == () else dim, keepdim)
+        return self._extreme(amax, "amax", axis, keepdims, None if dim == () else dim, keepdim)
 
     def amin(
         self, dim: Any = (), keepdim: Any = None, *, axis: Any = None, keepdims: Any = None
     ) -> Self:
         """The smallest elements, as ``amax``."""
-        return self._reduce(amin, axis, keepdims, None if dim == () else dim, keepdim)
+        return self._extreme(amin, "amin", axis, keepdims, None if dim == () else dim, keepdim)
+
+    def _extreme(
+        self, op: Any, name: str, axis: Any, keepdims: Any, dim: Any, keepdim: Any
+    ) -> Self:
+        """amax or amin, refused over nothing as PyTorch refuses it (not NumPy's words)."""
+        found, keep = reduced_axes(axis, keepdims, dim, keepdim, self.array.ndim)
+        refuse_empty(name, self.array.shape, found)
+        return cast(Self, op(self, axis=found, keepdims=keep))
 
     @staticmethod
     def _whole_and_nan(found: Any, axis: Any, keepdims: Any, keepdim: Any) -> bool:
@@ -207,16 +234,17 @@ class Reductions:
         gives it (``torch.amax`` gives nan to every element): the mean of the nans."""
         return mean(getitem(self, index=np.isnan(self.array)), axis=None, keepdims=False)
 
-    def _selected(self, pick: Any, dim: Any, keepdim: Any) -> Selected:
+    def _selected(self, pick: Any, dim: Any, keepdim: Any, name: str) -> Selected:
         if keepdim is not None and not isinstance(keepdim, bool):
             raise TypeError(f"keepdim must be True or False, got {keepdim!r}")
         if not isinstance(dim, (int, np.integer)) or isinstance(dim, bool):
             raise TypeError("max() and min() with dim take one axis")
         ndim = self.array.ndim
         if ndim == 0:  # one element: dim 0 or -1, as PyTorch's
-            normalize_axis_index(int(dim), 1)
+            dim_index(dim, 0)
             return Selected(mul(self, 1.0), self._constant(np.zeros((), np.int64)))
-        at = normalize_axis_index(int(dim), ndim)
+        at = dim_index(dim, ndim)
+        refuse_empty(name, self.array.shape, at)
         indices = np.expand_dims(pick(self.array, axis=at), at)
         grid: list[Any] = list(np.indices(indices.shape, sparse=True))
         grid[at] = indices
@@ -231,18 +259,21 @@ class Reductions:
     ) -> Self:
         """The index of the largest element (of the flattened Tensor where no axis is given);
         the first one among ties, as PyTorch's."""
-        return self._index(np.argmax, axis, keepdims, dim, keepdim)
+        return self._index(np.argmax, "argmax", axis, keepdims, dim, keepdim)
 
     def argmin(
         self, axis: Any = None, keepdims: Any = None, *, dim: Any = None, keepdim: Any = None
     ) -> Self:
         """The index of the smallest element, as ``argmax``."""
-        return self._index(np.argmin, axis, keepdims, dim, keepdim)
+        return self._index(np.argmin, "argmin", axis, keepdims, dim, keepdim)
 
-    def _index(self, pick: Any, axis: Any, keepdims: Any, dim: Any, keepdim: Any) -> Self:
+    def _index(
+        self, pick: Any, name: str, axis: Any, keepdims: Any, dim: Any, keepdim: Any
+    ) -> Self:
         found, keep = reduced_axes(axis, keepdims, dim, keepdim, self.array.ndim)
         if found is not None and not isinstance(found, int):
             raise TypeError("argmax() and argmin() take one axis")
+        refuse_empty(name, self.array.shape, found, as_given=False)
         return self._constant(  # type: ignore[no-any-return]
             np.asarray(pick(self.array, axis=found, keepdims=keep), dtype=np.int64)
         )

@@ -19,46 +19,16 @@ takes 0 and -1, as if it had one (``x.transpose(0, 0)`` on a number is the numbe
 from __future__ import annotations
 
 import math
-import operator
 from typing import Any, Self, cast
 
 import numpy as np
 
-from ..autograd.errors import RuntimeValueError
+from ..autograd.errors import RuntimeTypeError, RuntimeValueError
 from ..ops.selection import select
 from ..ops.shapes import broadcast_to, getitem, reshape, transpose
-
-
-def whole(n: Any, what: str = "a dim") -> int:
-    """An int given as a dim or a size: a Python or NumPy integer, as PyTorch takes one; a bool
-    or a float is refused with a TypeError, as PyTorch refuses them.
-
-    >>> whole(2), whole(-1)
-    (2, -1)
-    """
-    if not isinstance(n, (bool, np.bool_)):
-        try:
-            return operator.index(n)
-        except TypeError:
-            pass
-    raise TypeError(f"{what} must be an int, not {type(n).__name__}")
-
-
-def dim_index(dim: Any, ndim: int, what: str = "a dim") -> int:
-    """``dim`` of a Tensor of ``ndim`` axes, counted from 0 (a negative one from the end); a
-    Tensor of no axes takes 0 and -1, as PyTorch's. Outside: an IndexError, as PyTorch's (and
-    NumPy's AxisError, which is one).
-
-    >>> dim_index(-1, 3), dim_index(-1, 0)
-    (2, 0)
-    """
-    at, span = whole(dim, what), max(ndim, 1)
-    if not -span <= at < span:
-        raise np.exceptions.AxisError(
-            f"axis {at} is out of bounds for a Tensor of {ndim} axes: Dimension out of range "
-            f"(expected to be in range of [{-span}, {span - 1}], but got {at})"
-        )
-    return at % span
+from .arrays import dim_index, whole
+from .dtypes import index_numbers
+from .layout import NOT_A_VIEW, inferred, viewable
 
 
 def given(args: tuple[Any, ...], named: dict[str, Any], name: str) -> tuple[Any, ...]:
@@ -101,7 +71,8 @@ class Shapes:
     def reshape(self, *shape: Any, **named: Any) -> Self:
         """The same elements in another shape (-1: what is left): ``reshape(2, 3)``,
         ``reshape((2, 3))`` or ``reshape(shape=(2, 3))``."""
-        return cast(Self, reshape(self, shape=as_sizes(given(shape, named, "shape"))))
+        sizes = inferred(as_sizes(given(shape, named, "shape")), self.array.size)
+        return cast(Self, reshape(self, shape=sizes))
 
     def transpose(self, *axes: Any, dim0: Any = None, dim1: Any = None) -> Self:
         """PyTorch's: the two dims given (``x.transpose(0, 1)``, or by name ``dim0=``, ``dim1=``)
@@ -153,8 +124,13 @@ class Shapes:
         return transpose(self, axes=tuple(reversed(range(self.array.ndim))))
 
     def view(self, *shape: Any) -> Any:
-        """The same elements in another shape (-1: what is left), as reshape."""
-        return reshape(self, shape=as_sizes(shape))
+        """The same elements in another shape (-1: what is left), where the layout allows it
+        without a copy, as PyTorch's (``layout.viewable``, from the array's strides: ``x.t()``
+        has no view as one axis); elsewhere PyTorch's refusal, which says to use reshape."""
+        sizes = inferred(as_sizes(shape), self.array.size)
+        if not viewable(self.array, sizes):
+            raise RuntimeValueError(NOT_A_VIEW)
+        return reshape(self, shape=sizes)
 
     def flatten(self, start_dim: int = 0, end_dim: int = -1) -> Any:
         """The axes from ``start_dim`` to ``end_dim`` (both included) as one."""
@@ -319,12 +295,9 @@ class Shapes:
     def gather(self, dim: int, index: Any) -> Any:
         """The elements ``index`` picks along ``dim``, each in its own place of the others:
         ``out[i][j] = x[index[i][j]][j]`` for ``dim`` 0, as PyTorch's (repeated picks add up
-        in the gradient)."""
-        picks = np.asarray(getattr(index, "data", index))
-        if picks.dtype.kind == "f" and np.array_equal(picks, np.round(picks)):
-            picks = picks.astype(np.int64)  # a Tensor of indices holds them as floats
-        if picks.dtype.kind not in "iu":
-            raise TypeError(f"gather(): index must hold whole numbers, got {picks.dtype}")
+        in the gradient). The index holds integers: a Tensor of int64 or int32, as PyTorch
+        asks (or an array of integers); floats are refused, as by PyTorch."""
+        picks = index_numbers(index, ("int64", "int32"), _GATHER)
         if picks.ndim != self.array.ndim:
             raise RuntimeValueError("gather(): index must have as many axes as the Tensor")
         at = self._axis(dim)
@@ -337,3 +310,6 @@ class Shapes:
         grid: list[Any] = list(np.indices(picks.shape, sparse=True))
         grid[at] = picks
         return getitem(self, index=tuple(grid))
+
+
+_GATHER = (RuntimeTypeError, lambda dtype: "gather(): Expected dtype int32/int64 for index")

@@ -149,7 +149,8 @@ def directional(
 
 def _special_failure(op: Op, xs: tuple[Any, ...], value: Any, partials: tuple[Any, ...]) -> str:
     """Why the op breaks its convention at a special point on arrays, or "" where it keeps it."""
-    arrays = [np.asarray(x, dtype=np.float64) for x in xs]
+    masks = _masks(op)  # (where's condition: a number to a Value, booleans to a Tensor)
+    arrays = [np.asarray(x, dtype=bool if k in masks else np.float64) for k, x in enumerate(xs)]
     try:
         out = _forward(op, arrays, {})
         given = _rule(op, np.ones_like(out), arrays, out, {})
@@ -166,6 +167,16 @@ def _special_failure(op: Op, xs: tuple[Any, ...], value: Any, partials: tuple[An
     return (
         f"at {xs}: value {out.tolist()!r} and partials {shown}, expected {value!r} and {partials}"
     )
+
+
+def _masks(op: Op) -> set[int]:
+    """The inputs the op's cases give as booleans (a mask, a condition)."""
+    return {
+        k
+        for case in op.cases
+        for k, x in enumerate(case.inputs)
+        if isinstance(x, Given) and np.asarray(x.value).dtype == np.bool_
+    }
 
 
 def _all_same(a: Array, b: Any) -> bool:

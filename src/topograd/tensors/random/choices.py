@@ -20,9 +20,10 @@ import numpy as np
 
 from ...autograd.errors import RuntimeValueError
 from ..creation import checked_shape
+from ..dtypes import scalar_name
 from .continuous import exponential_
 from .generator import Generator
-from .kinds import digits, is_floating, limits, not_implemented, scalar_name
+from .kinds import digits, is_floating, limits, not_implemented
 from .normals import unit_doubles
 from .seeding import chosen
 

@@ -16,17 +16,16 @@ from typing import Any
 import numpy as np
 
 from ...autograd.errors import RuntimeValueError
+from ..dtypes import c_name, scalar_name
 from .capability import vectorised
 from .generator import Generator
 from .kinds import (
-    c_name,
     c_number,
     cast,
     fill,
     in_order_of,
     limits,
     not_implemented,
-    scalar_name,
 )
 from .libm import c_math, fma32, fma64
 from .normals import unit_doubles, unit_floats

@@ -17,8 +17,9 @@ from typing import Any
 import numpy as np
 
 from ...autograd.errors import RuntimeValueError
+from ..dtypes import c_name
 from .generator import Generator
-from .kinds import c_name, digits, fill, is_floating, limits, not_implemented
+from .kinds import digits, fill, is_floating, limits, not_implemented
 from .seeding import chosen
 
 Array = np.ndarray[Any, Any]

@@ -1,10 +1,10 @@
-"""What the samplers need to know of a dtype, in PyTorch's words: its names in PyTorch's
-messages, its range, the bits of its significand, and the order in which PyTorch's kernels
-visit an array's elements (memory order).
+"""What the samplers need to know of a dtype, in PyTorch's words (its names in PyTorch's
+messages are in ``tensors/dtypes.py``): its range, the bits of its significand, and the order
+in which PyTorch's kernels visit an array's elements (memory order).
 
 >>> import numpy as np
->>> scalar_name(np.int8), c_name(np.int8), digits(np.float16)
-('Char', 'signed char', 11)
+>>> digits(np.float16), is_floating(np.int8)
+(11, False)
 """
 
 from __future__ import annotations
@@ -13,32 +13,9 @@ from typing import Any
 
 import numpy as np
 
+from ..dtypes import scalar_name
+
 Array = np.ndarray[Any, Any]
-
-# numpy dtype name -> (PyTorch's ScalarType name, the C++ type it prints in range errors)
-_NAMES = {
-    "float16": ("Half", "c10::Half"),
-    "float32": ("Float", "float"),
-    "float64": ("Double", "double"),
-    "int64": ("Long", "long int"),
-    "int32": ("Int", "int"),
-    "int16": ("Short", "short int"),
-    "int8": ("Char", "signed char"),
-    "uint8": ("Byte", "unsigned char"),
-    "bool": ("Bool", "bool"),
-}
-
-
-def scalar_name(dtype: Any) -> str:
-    """PyTorch's name of a dtype (Float, Long, ...), as in "not implemented for 'Long'"."""
-    name = np.dtype(dtype).name
-    return _NAMES[name][0] if name in _NAMES else name
-
-
-def c_name(dtype: Any) -> str:
-    """The C++ type PyTorch names in its range errors ("from is out of bounds for int")."""
-    name = np.dtype(dtype).name
-    return _NAMES[name][1] if name in _NAMES else name
 
 
 def not_implemented(kernel: str, dtype: Any) -> NotImplementedError:
