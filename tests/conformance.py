@@ -252,7 +252,11 @@ def _compositions(op: Op, kind: str) -> Iterator[tuple[tuple[float, ...], str, M
     """A function of one number applied to another's result, op(inner(x)), at the op's
     points, for each ``inner`` a documented difference names (``Difference.through``)."""
     f = _torch_function(op)
-    node = tg.Value if kind == "scalar" else lambda x: tg.Tensor(x, requires_grad=True)
+    node = (
+        tg.Value
+        if kind == "scalar"
+        else lambda x: tg.tensor(x, dtype=tg.float64, requires_grad=True)
+    )
     for inner in sorted({d.through for d in op.differs if d.through}):
         g = _torch_function(OPS[inner])
         for point in points(op):

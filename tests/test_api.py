@@ -179,7 +179,6 @@ USES: dict[str, Callable[[], bool]] = {
     "to_dot": lambda: tg.to_dot(tg.Value(1.0) * 2).startswith("digraph"),
     "to_svg": lambda: tg.to_svg(tg.Value(1.0) * 2).startswith("<svg"),
     "trace": _trace,
-    "long": lambda: tg.long is tg.int64 and tg.Tensor([2.7]).long().tolist() == [2],
     "where": lambda: (
         tg.where(tg.Value(1.0) > 0, tg.Value(2.0), 3.0).data == 2.0
         and tg.where(tg.ones(2) > tg.Tensor([0.0, 2.0]), tg.ones(2), 0.0).tolist() == [1.0, 0.0]

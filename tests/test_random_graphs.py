@@ -220,7 +220,7 @@ def second_order(program: Program, summed: list[int], upstream: float, kind: str
     make, table = {
         "torch": (leaf, ON_TENSORS),
         "scalar": (tg.Value, ON_VALUES),
-        "tensor": (lambda x: tg.Tensor(x, requires_grad=True), OPS),
+        "tensor": (lambda x: tg.tensor(x, dtype=tg.float64, requires_grad=True), OPS),
     }[kind]
     nodes = [make(x) for x in program.leaves]
     for op, args in program.steps:

@@ -164,16 +164,16 @@ def test_shapes_where_concatenate_stack() -> None:
     rng = np.random.default_rng(5)
     (x, tx), (y, _) = both(rng.normal(size=(2, 3))), both(rng.normal(size=(2, 3)))
     check(x.reshape(3, 2).T.transpose(1, 0), tx.reshape(3, 2).T.permute(1, 0), [(x, tx)])
-    mask = x.data > 0
-    (x2, tx2), (y2, ty2) = both(x.data), both(y.data)
+    mask = x.array > 0
+    (x2, tx2), (y2, ty2) = both(x.array), both(y.array)
     check(tg.where(mask, x2, y2), torch.where(torch.tensor(mask), tx2, ty2), [(x2, tx2), (y2, ty2)])
-    (x3, tx3), (y3, ty3) = both(x.data), both(y.data)
+    (x3, tx3), (y3, ty3) = both(x.array), both(y.array)
     check(
         tg.concatenate([x3, y3, x3], axis=1),
         torch.cat([tx3, ty3, tx3], dim=1),
         [(x3, tx3), (y3, ty3)],
     )
-    (x4, tx4), (y4, ty4) = both(x.data), both(y.data)
+    (x4, tx4), (y4, ty4) = both(x.array), both(y.array)
     check(tg.stack([x4, y4], axis=1), torch.stack([tx4, ty4], dim=1), [(x4, tx4), (y4, ty4)])
 
 

@@ -12,7 +12,7 @@ one.
 >>> import topograd as tg
 >>> x = tg.Tensor([-1.0, 0.0, 2.0])
 >>> LeakyReLU(0.2)(x).tolist(), Softmax(dim=0)(tg.zeros(2)).tolist()
-([-0.2, 0.0, 2.0], [0.5, 0.5])
+([-0.20000000298023224, 0.0, 2.0], [0.5, 0.5])
 """
 
 from __future__ import annotations

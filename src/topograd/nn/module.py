@@ -151,7 +151,7 @@ class Module:
 
         >>> import topograd as tg
         >>> tg.nn.Linear(2, 1).to("cpu", tg.float64).weight.dtype
-        dtype('float64')
+        topograd.float64
         """
         from ..tensors.devices import device_index
         from ..tensors.pointwise import cast_arguments

@@ -49,8 +49,8 @@ class Conversions:
 
     def __index__(self) -> int:
         """A Tensor of one whole number as an index (``items[t]``, ``range(t)``), as PyTorch's:
-        integer dtypes only."""
-        if self.array.dtype.kind not in "iu" or self.array.size != 1:
+        integer and boolean dtypes only (a boolean is an integer)."""
+        if self.array.dtype.kind not in "biu" or self.array.size != 1:
             raise TypeError("only integer tensors of a single element can be converted to an index")
         return int(self.item())
 

@@ -17,7 +17,6 @@ from typing import Any
 import numpy as np
 
 from ..ops import linalg, shapes
-from ..ops import softmax as logits
 from ..ops.spellings import AS_FUNCTIONS
 from . import dtypes
 from .tensor import Operand, Tensor, as_tensor, constant
@@ -83,10 +82,10 @@ def softmax(input: Operand, dim: int, dtype: Any = None) -> Tensor:  # noqa: A00
     """exp(x) / sum(exp(x)) along ``dim`` (computed in ``dtype`` if given), shifted by the max
     so that nothing overflows, as ``torch.softmax``."""
     x = as_tensor(input) if dtype is None else as_tensor(input).to(dtype)
-    return logits.softmax(x, axis=operator.index(dim))  # type: ignore[no-any-return]
+    return x.softmax(dim)  # (the method's one path: PyTorch's reading of a dim)
 
 
 def log_softmax(input: Operand, dim: int, dtype: Any = None) -> Tensor:  # noqa: A002
     """x - log sum(exp(x)) along ``dim``, as ``torch.log_softmax``."""
     x = as_tensor(input) if dtype is None else as_tensor(input).to(dtype)
-    return logits.log_softmax(x, axis=operator.index(dim))  # type: ignore[no-any-return]
+    return x.log_softmax(dim)

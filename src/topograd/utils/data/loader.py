@@ -11,7 +11,7 @@ speed.
 >>> pairs = TensorDataset(tg.arange(6))
 >>> _ = tg.manual_seed(0)
 >>> [b.tolist() for (b,) in DataLoader(pairs, batch_size=4, shuffle=True)]  # PyTorch's too
-[[2, 1, 3, 5], [4, 0]]
+[[0, 4, 3, 5], [2, 1]]
 """
 
 from __future__ import annotations

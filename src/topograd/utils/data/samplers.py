@@ -3,7 +3,7 @@ in order, shuffled (PyTorch's permutation for the same generator), or in batches
 
 >>> import topograd as tg
 >>> list(RandomSampler(range(5), generator=tg.Generator().manual_seed(0)))  # PyTorch's order
-[4, 1, 2, 0, 3]
+[4, 0, 1, 3, 2]
 >>> list(BatchSampler(SequentialSampler(range(5)), batch_size=2, drop_last=True))
 [[0, 1], [2, 3]]
 """
