@@ -12,8 +12,8 @@ from typing import Any
 
 import numpy as np
 
-from ..tensors import Tensor
-from ..tensors.pointwise import device_index, float_dtype
+from ..tensors import Tensor, dtypes
+from ..tensors.devices import device_index
 from ..tensors.tensor import as_tensor, constant
 
 
@@ -36,7 +36,7 @@ class Parameter(Tensor):
         if data is None:
             data = np.empty(0)
         elif isinstance(data, Tensor):
-            data = data.data
+            data = data.array.copy()  # (its own copy: see above)
         super().__init__(data, requires_grad=requires_grad)
 
     def __repr__(self) -> str:
@@ -53,20 +53,24 @@ def factory_dtype(device: Any = None, dtype: Any = None) -> np.dtype[Any]:
     """
     if device is not None:
         device_index(device)
-    return float_dtype(np.float32 if dtype is None else dtype)
+    found = dtypes.get_default_dtype() if dtype is None else dtypes.as_dtype(dtype)
+    if not found.is_floating_point:
+        raise TypeError(f"a layer's parameters hold floats, not {found}")
+    return found.dtype
 
 
 def as_input(given: Any, *others: Tensor | None) -> Tensor:
     """A layer's input as a Tensor: an array or a number takes the dtype of its parameters and
-    statistics ``others`` (a Tensor keeps its own, for the layer to check against theirs).
+    statistics ``others`` where it holds floats (a Tensor keeps its own, for the layer to check
+    against theirs).
 
     >>> as_input(np.arange(2.0), Tensor(np.zeros(2, np.float32))).dtype
-    dtype('float32')
+    topograd.float32
     """
     if isinstance(given, Tensor):
         return given
     like = next((t for t in others if t is not None), None)
-    x = as_tensor(given, like)
-    if like is not None and x.dtype != like.dtype:
-        return constant(x.data.astype(like.dtype)) if x.dtype.kind == "f" else x
+    x = as_tensor(given)
+    if like is not None and x.dtype != like.dtype and x.is_floating_point():
+        return constant(x.array.astype(like.array.dtype))
     return x
