@@ -247,10 +247,11 @@ def test_an_unreadable_file_is_a_value_error(tmp_path: Path) -> None:
         shutil.rmtree(folder)
 
 
-@pytest.mark.parametrize("suffix", [".json", ".npz", ".NPZ"])
+@pytest.mark.parametrize("suffix", [".json", ".npz", ".NPZ", ".safetensors", ".SafeTensors"])
 def test_a_good_file_still_loads(tmp_path: Path, suffix: str) -> None:
     path = _good(tmp_path / f"m{suffix}")
     assert zipfile.is_zipfile(path) == (suffix.lower() == ".npz")  # M.NPZ is an .npz too
+    assert (path.read_bytes()[8:9] == b"{") == (suffix.lower() == ".safetensors")
     model = tg.nn.Linear(3, 2, seed=5)
     model.load(path)
     assert all(
@@ -279,12 +280,13 @@ UNFIT: list[tuple[str, Callable[[], tg.nn.Module], str, object]] = [
 ]
 
 
-ROUTES = ["load_state_dict", "a PyTorch tensor", ".npz"]
+ROUTES = ["load_state_dict", "a PyTorch tensor", ".npz", ".safetensors"]
 UNFIT_ROUTES = [
     (*row, route)
     for row in UNFIT
     for route in ROUTES
     if not (route == "a PyTorch tensor" and row[3].dtype == np.uint64)  # (no such tensor)
+    and not (route == ".safetensors" and row[3].dtype == np.complex128)  # (nor such a file)
 ]
 
 
@@ -306,7 +308,12 @@ def test_a_number_the_dtype_cannot_hold_is_refused_naming_the_key(
     elif route == ".npz":
         np.savez(tmp_path / "m.npz", **state)
         load = partial(model.load, tmp_path / "m.npz")
-    named = rf"(the value of {key}|member '{key}':) (holds|is of dtype)"
+    elif route == ".safetensors":  # (written by the package itself: tg.save refuses complex)
+        safetensors = pytest.importorskip("safetensors.numpy")
+        arrays = {k: np.asarray(v) for k, v in state.items()}
+        safetensors.save_file(arrays, tmp_path / "m.safetensors")
+        load = partial(model.load, tmp_path / "m.safetensors")
+    named = rf"(the value of {key}|member '{key}':|tensor '{key}') (holds|is of dtype)"
     with pytest.raises(ValueError, match=named) as caught:
         load()
     assert "inf" not in str(caught.value)  # the number given, not what a cast made of it

@@ -31,7 +31,7 @@ import math
 import os
 import struct
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, BinaryIO
 
 from .reading import read_exactly
@@ -62,13 +62,15 @@ class Entry:
 
 @dataclass(frozen=True)
 class Header:
-    """A sound header: the entries in the order of their data, the metadata, and where the
-    data starts in the file (``offset``) and how many bytes it takes (``data``)."""
+    """A sound header: the entries in the order of their data, the metadata, where the data
+    starts in the file (``offset``) and how many bytes it takes (``data``), and the file's
+    bytes up to its data as they were checked (``text``)."""
 
     entries: tuple[Entry, ...]
     metadata: dict[str, str]
     offset: int
     data: int
+    text: bytes = field(repr=False)
 
 
 def read_header(
@@ -91,7 +93,7 @@ def read_header(
         raise ValueError(f"{path} is cut short: it ends within its header")
     entries, metadata = _entries(path, _document(path, text), sizes, refused or {})
     data = _tiled(path, entries, total - LENGTH.size - length)
-    return Header(tuple(entries), metadata, LENGTH.size + length, data)
+    return Header(tuple(entries), metadata, LENGTH.size + length, data, LENGTH.pack(length) + text)
 
 
 def _length(file: BinaryIO, path: Any, total: int, limit: int) -> int:

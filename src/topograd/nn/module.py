@@ -239,14 +239,15 @@ class Module:
         return keys
 
     def save(self, path: str | Path) -> None:
-        """Write the state, in the format of the file's name: ``.npz``, or else JSON (readable,
-        exact to the last bit); whole or not at all."""
+        """Write the state, in the format of the file's name: ``.safetensors`` (PyTorch's
+        ``safetensors.torch.load_file`` reads it), ``.npz``, or else JSON (readable, exact to
+        the last bit); whole or not at all."""
         saved.save(path, repr(self), self.state_dict())
 
     def load(self, path: str | Path) -> None:
-        """Read a state written by ``save``; a file of the wrong names or shapes, or a corrupt
-        or hostile one, is refused with a ValueError naming it and the reason, and the model is
-        left as it was."""
+        """Read a state written by ``save`` (or a safetensors file of PyTorch's same model); a
+        file of the wrong names or shapes, or a corrupt or hostile one, is refused with a
+        ValueError naming it and the reason, and the model is left as it was."""
         named = dict(_walk(self, STATE, named=True))
         shapes = {n: tuple(getattr(p, "shape", ())) for n, p in named.items()}
         try:

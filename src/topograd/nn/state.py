@@ -1,4 +1,5 @@
-"""A module's state on disk, in the format its file's name says: ``.npz`` (NumPy's), else JSON,
+"""A module's state on disk, in the format its file's name says: ``.safetensors`` (the format
+PyTorch's users share weights in: ``safetensors_files.py``), ``.npz`` (NumPy's), else JSON,
 readable and exact to the last bit (non-finite numbers as "inf", "-inf", "nan"); never pickle.
 Loading checks the whole file before anything changes, and a file for a model against the model
 (its names, shapes and size) before any data is read. NumPy is imported only where arrays are
@@ -19,18 +20,19 @@ from .state_checks import json_float
 FORMAT = "topograd.state/1"
 JSON_BYTES_PER_NUMBER = 64  # a number as save writes it takes at most about 30
 JSON_SLACK = 64 * 1024  # the format, the description of the model, the names
-NPZ, JSON = ".npz", ".json"
+SAFETENSORS, NPZ, JSON = ".safetensors", ".npz", ".json"
 Shapes = Mapping[str, tuple[int, ...]]
 
 
 def file_format(path: str | os.PathLike[str]) -> str:
-    """The format a file's name asks for: ".npz" by its suffix (in any case), else ".json".
+    """The format a file's name asks for: ".safetensors" or ".npz" by its suffix (in any case),
+    else ".json".
 
-    >>> file_format("m.NPZ"), file_format("m.txt")
-    ('.npz', '.json')
+    >>> file_format("m.SafeTensors"), file_format("m.NPZ"), file_format("m.txt")
+    ('.safetensors', '.npz', '.json')
     """
     suffix = Path(path).suffix.lower()
-    return suffix if suffix == NPZ else JSON
+    return suffix if suffix in (SAFETENSORS, NPZ) else JSON
 
 
 def save(path: str | os.PathLike[str], description: str, state: Mapping[str, Any]) -> None:
@@ -40,7 +42,7 @@ def save(path: str | os.PathLike[str], description: str, state: Mapping[str, Any
 
 
 def encoded(path: str | os.PathLike[str], description: str, state: Mapping[str, Any]) -> bytes:
-    """The bytes ``save`` writes to ``path``: ``.npz`` by its name, else JSON.
+    """The bytes ``save`` writes to ``path``: safetensors or ``.npz`` by its name, else JSON.
 
     >>> import json
     >>> json.loads(encoded("m.json", "a number", {"w": 0.5}))["state"]
@@ -48,7 +50,12 @@ def encoded(path: str | os.PathLike[str], description: str, state: Mapping[str, 
     >>> encoded("m.NPZ", "an array", {"w": 0.5})[:2]  # a zip archive
     b'PK'
     """
-    if file_format(path) == NPZ:
+    kind = file_format(path)
+    if kind == SAFETENSORS:
+        from . import safetensors_files
+
+        return safetensors_files.encoded(state, str(path))
+    if kind == NPZ:
         import io
 
         import numpy as np
@@ -71,16 +78,19 @@ def encoded(path: str | os.PathLike[str], description: str, state: Mapping[str, 
 def load(
     path: str | os.PathLike[str], shapes: Shapes | None = None, owner: str = "model"
 ) -> dict[str, Any]:
-    """Read a state written by ``save``; a file that is not one is refused with a ValueError
-    naming the file and the cause, whatever is wrong with it (missing, a folder, unreadable,
-    cut, hostile). ``shapes`` (each parameter's, () for a number) are the model's, ``owner``
-    its class: an ``.npz`` is checked against them before any data is read, and a JSON file's
-    size."""
+    """Read a state written by ``save`` (or, as safetensors, by PyTorch's ``safetensors``); a
+    file that is not one is refused with a ValueError naming the file and the cause, whatever
+    is wrong with it (missing, a folder, unreadable, cut, hostile). ``shapes`` (each
+    parameter's, () for a number) are the model's, ``owner`` its class: a safetensors file or
+    an ``.npz`` is checked against them before any data is read, and a JSON file's size."""
     try:
         with open_regular(path) as file:
-            if file_format(path) == NPZ:
-                return _npz(path, file, shapes)
-            return _json(path, file, shapes)
+            kind = file_format(path)
+            if kind == SAFETENSORS:
+                from . import safetensors_files
+
+                return safetensors_files.arrays_of(file, path, shapes, owner)
+            return _npz(path, file, shapes) if kind == NPZ else _json(path, file, shapes)
     except OSError as error:
         raise ValueError(f"cannot read {path}: {error.strerror or error}") from None
     except RecursionError:
