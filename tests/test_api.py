@@ -149,6 +149,14 @@ def _enable_grad() -> bool:
         return _records_inside(tg.enable_grad())
 
 
+def _saved_and_loaded() -> bool:
+    import tempfile
+
+    path = Path(tempfile.mkdtemp()) / "m.safetensors"
+    tg.save({"w": tg.ones(2)}, path)
+    return tg.load(path)["w"].tolist() == [1.0, 1.0]
+
+
 USES: dict[str, Callable[[], bool]] = {
     "AnomalyError": _anomaly,
     "CustomOpError": _custom_op_error,
@@ -253,6 +261,8 @@ USES: dict[str, Callable[[], bool]] = {
     "cat": lambda: tg.cat([tg.ones(1, 2), tg.zeros(1, 2)], dim=0).tolist() == [[1, 1], [0, 0]],
     "concat": lambda: tg.concat([tg.ones(2), tg.zeros(1)]).tolist() == [1.0, 1.0, 0.0],
     "from_numpy": lambda: tg.from_numpy(np.arange(3.0)).tolist() == [0.0, 1.0, 2.0],
+    "save": _saved_and_loaded,
+    "load": _saved_and_loaded,
     "tensor": lambda: (
         tg.tensor([[1.0, 2]], requires_grad=True).requires_grad
         and tg.tensor(np.ones(2, np.float32)).dtype == np.float32

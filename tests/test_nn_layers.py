@@ -215,8 +215,13 @@ def test_a_parameter_is_a_tensor_a_module_registers() -> None:
     data = tg.Tensor([1.0, 2.0])
     w = tg.nn.Parameter(data)
     assert isinstance(w, tg.Tensor) and w.requires_grad and w.is_leaf
-    data[0] = 5.0  # a copy of the numbers: the parameter keeps its own
-    assert w.tolist() == [1.0, 2.0]
+    data[0] = 5.0  # the numbers shared, as PyTorch's storage: the parameter sees the write
+    theirs = torch.tensor([1.0, 2.0])
+    their_w = torch.nn.Parameter(theirs)
+    with torch.no_grad():
+        theirs[0] = 5.0
+    assert w.tolist() == their_w.tolist() == [5.0, 2.0]
+    data[0] = 1.0
     y = (w * w).sum()
     assert type(y) is tg.Tensor
     y.backward()

@@ -42,6 +42,7 @@ if TYPE_CHECKING:
     from . import func
     from .compiler import GuardError, TraceError, compile  # noqa: A004 - tg.compile
     from .grading import grade
+    from .nn.serialization import load, save
     from .notebook import widget
     from .tensors import *  # noqa: F403 - the names of _TENSORS
     from .verify.gradcheck import GradcheckError, gradcheck
@@ -130,6 +131,8 @@ _ON_FIRST_USE = {
     "GradcheckError": "topograd.verify.gradcheck",
     "gradcheck": "topograd.verify.gradcheck",
     "grade": "topograd.grading",
+    "save": "topograd.nn.serialization",  # tg.save / tg.load: NumPy, and safetensors inside
+    "load": "topograd.nn.serialization",
     "widget": "topograd.notebook",
     "draw": "topograd.viz.draw",
     "to_dot": "topograd.viz.draw",
@@ -164,10 +167,12 @@ __all__ = [
     "grade",
     "inference_mode",
     "is_grad_enabled",
+    "load",
     "nn",
     "no_grad",
     "ops",
     "optim",
+    "save",
     "set_grad_enabled",
     "sum",
     "to_dot",

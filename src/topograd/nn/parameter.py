@@ -23,10 +23,9 @@ class Parameter(Tensor):
     ``state_dict()``, as PyTorch's).
 
     It is a subclass of ``Tensor``, as PyTorch's: every op, method and ``isinstance(p,
-    tg.Tensor)`` takes it as it is, and what an op makes of it is a plain Tensor. Unlike
-    PyTorch's, it holds a copy of the numbers it is given (a write to the Tensor it was made
-    from does not change it): topograd counts writes in place per Tensor, and two Tensors
-    sharing their numbers would let one change behind the other's back.
+    tg.Tensor)`` takes it as it is, and what an op makes of it is a plain Tensor. Made from a
+    Tensor, it shares that Tensor's numbers and its count of writes, as PyTorch's shares its
+    storage: a write to either is seen by both.
     """
 
     __slots__ = ()
@@ -35,9 +34,7 @@ class Parameter(Tensor):
     def __init__(self, data: Any = None, requires_grad: bool = True) -> None:
         if data is None:
             data = np.empty(0)
-        elif isinstance(data, Tensor):
-            data = data.array
-        super().__init__(data, requires_grad=requires_grad)
+        super().__init__(data, requires_grad=requires_grad)  # (a Tensor's numbers shared)
 
     def __repr__(self) -> str:
         return "Parameter containing:\n" + super().__repr__()

@@ -59,6 +59,10 @@ class Shapes:
     def _axis(self, dim: Any, extra: int = 0) -> int:
         return dim_index(dim, self.array.ndim + extra)
 
+    def numel(self) -> int:
+        """The number of elements, as PyTorch's."""
+        return int(self.array.size)
+
     def size(self, dim: Any = None) -> Any:
         """The shape (PyTorch's name), or the length along ``dim``."""
         shape = tuple(self.array.shape)
