@@ -153,7 +153,9 @@ class Module:
         >>> tg.nn.Linear(2, 1).to("cpu", tg.float64).weight.dtype
         dtype('float64')
         """
-        from ..tensors.pointwise import cast_arguments, device_index, float_dtype
+        from ..tensors.devices import device_index
+        from ..tensors.pointwise import cast_arguments
+        from .parameter import float_dtype
 
         unknown = set(flags) - {"non_blocking", "memory_format"}
         if unknown:

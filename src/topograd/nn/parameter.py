@@ -12,8 +12,8 @@ from typing import Any
 
 import numpy as np
 
-from ..tensors import Tensor
-from ..tensors.pointwise import device_index, float_dtype
+from ..tensors import Tensor, dtypes
+from ..tensors.devices import device_index
 from ..tensors.tensor import as_tensor, constant
 
 
@@ -36,7 +36,7 @@ class Parameter(Tensor):
         if data is None:
             data = np.empty(0)
         elif isinstance(data, Tensor):
-            data = data.data
+            data = data.array
         super().__init__(data, requires_grad=requires_grad)
 
     def __repr__(self) -> str:
@@ -56,17 +56,33 @@ def factory_dtype(device: Any = None, dtype: Any = None) -> np.dtype[Any]:
     return float_dtype(np.float32 if dtype is None else dtype)
 
 
+def float_dtype(given: Any) -> np.dtype[Any]:
+    """The NumPy float dtype ``given`` names (``tg.float32``, ``np.float64``, "float16"); a
+    TypeError for another: only floats learn.
+
+    >>> float_dtype("float64")
+    dtype('float64')
+    """
+    found = dtypes.as_dtype(given)
+    if not found.is_floating_point:
+        raise TypeError(
+            f"a module's parameters and buffers are floats (float16, float32, float64), not "
+            f"{found!r}: only Tensors of floating point dtype can require gradients"
+        )
+    return found.dtype
+
+
 def as_input(given: Any, *others: Tensor | None) -> Tensor:
     """A layer's input as a Tensor: an array or a number takes the dtype of its parameters and
     statistics ``others`` (a Tensor keeps its own, for the layer to check against theirs).
 
     >>> as_input(np.arange(2.0), Tensor(np.zeros(2, np.float32))).dtype
-    dtype('float32')
+    topograd.float32
     """
     if isinstance(given, Tensor):
         return given
     like = next((t for t in others if t is not None), None)
     x = as_tensor(given, like)
     if like is not None and x.dtype != like.dtype:
-        return constant(x.data.astype(like.dtype)) if x.dtype.kind == "f" else x
+        return constant(x.array.astype(like.array.dtype)) if x.is_floating_point() else x
     return x
