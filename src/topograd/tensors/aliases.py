@@ -80,6 +80,12 @@ class Aliases:
         """The number of axes."""
         return self.array.ndim
 
+    def numel(self) -> int:
+        """The number of elements (``nelement``, PyTorch's other name)."""
+        return int(self.array.size)
+
+    nelement = numel
+
     @property
     def mT(self) -> Self:  # noqa: N802 - PyTorch's name
         """The last two axes swapped (a batch of matrices, each transposed)."""

@@ -349,14 +349,16 @@ def constant(data: Any) -> Tensor:
     return out
 
 
-def as_tensor(x: Operand) -> Tensor:
-    """An operand as a Tensor: itself, or a constant of its numbers (a Python number as
-    PyTorch wraps one: a float in the default dtype, an int as int64)."""
+def as_tensor(x: Operand, like: Tensor | None = None) -> Tensor:
+    """An operand as a Tensor: itself, or a constant of its numbers (a number as PyTorch wraps
+    one: a float in the default dtype, an int as int64; beside a float ``like``, in its dtype)."""
     if isinstance(x, Tensor):
         return x
     if isinstance(x, (np.ndarray, np.generic)):
         dtypes.of_numpy(x.dtype)  # (a dtype a Tensor cannot hold is refused)
         return constant(x)
+    if like is not None and like.array.dtype.kind == "f" and type(x) in (int, float):
+        return constant(np.asarray(x, like.array.dtype))
     if isinstance(x, (bool, int, float)):
         return constant(np.asarray(x, dtypes.result_type(x).dtype))
     raise TypeError(f"a Tensor cannot be combined with {type(x).__name__}")
