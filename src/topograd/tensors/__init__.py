@@ -4,6 +4,7 @@ of the package (``tg.zeros``), imported with the first Tensor."""
 
 from ..autograd.function import Function, FunctionCtx
 from . import random
+from .closeness import allclose, equal, isclose
 from .contracting import einsum, outer, tensordot
 from .creation import (
     arange,
@@ -21,7 +22,7 @@ from .creation import (
     zeros,
     zeros_like,
 )
-from .devices import Backends, cuda, device
+from .devices import Backends, cuda, device, get_default_device, set_default_device
 from .dtypes import (
     dtype,
     float16,
@@ -48,6 +49,8 @@ from .functions import (
     stack,
     where,
 )
+from .grids import meshgrid
+from .histograms import histogram
 from .kind import TENSOR as TENSOR  # the kind registers itself with the engine
 from .memory import keep_freed_memory
 from .printing import set_printoptions
@@ -83,6 +86,7 @@ __all__ = [
     "FunctionCtx",
     "Generator",
     "Tensor",
+    "allclose",
     "arange",
     "as_tensor",
     "backends",
@@ -98,6 +102,7 @@ __all__ = [
     "einsum",
     "empty",
     "empty_like",
+    "equal",
     "eye",
     "float16",
     "float32",
@@ -106,17 +111,21 @@ __all__ = [
     "from_numpy",
     "full",
     "full_like",
+    "get_default_device",
     "get_default_dtype",
     "get_rng_state",
+    "histogram",
     "initial_seed",
     "int8",
     "int16",
     "int32",
     "int64",
     "is_tensor",
+    "isclose",
     "linspace",
     "log_softmax",
     "manual_seed",
+    "meshgrid",
     "mse_loss",
     "multinomial",
     "normal",
@@ -135,6 +144,7 @@ __all__ = [
     "randperm",
     "result_type",
     "seed",
+    "set_default_device",
     "set_default_dtype",
     "set_printoptions",
     "set_rng_state",
