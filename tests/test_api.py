@@ -263,6 +263,15 @@ USES: dict[str, Callable[[], bool]] = {
     "from_numpy": lambda: tg.from_numpy(np.arange(3.0)).tolist() == [0.0, 1.0, 2.0],
     "save": _saved_and_loaded,
     "load": _saved_and_loaded,
+    "allclose": lambda: tg.allclose(tg.ones(2), tg.ones(2) + 1e-9),
+    "isclose": lambda: tg.isclose(tg.ones(2), tg.tensor([1.0, 2.0])).tolist() == [True, False],
+    "equal": lambda: tg.equal(tg.ones(2), tg.ones(2)) and not tg.equal(tg.ones(2), tg.zeros(2)),
+    "histogram": lambda: (
+        tg.histogram(tg.tensor([1.0, 2.0, 1.0]), bins=2).hist.tolist() == [2.0, 1.0]
+    ),
+    "meshgrid": lambda: tg.meshgrid(tg.arange(2), tg.arange(3), indexing="ij")[1].shape == (2, 3),
+    "get_default_device": lambda: str(tg.get_default_device()) == "cpu",
+    "set_default_device": lambda: tg.set_default_device("cpu") is None,
     "tensor": lambda: (
         tg.tensor([[1.0, 2]], requires_grad=True).requires_grad
         and tg.tensor(np.ones(2, np.float32)).dtype == np.float32

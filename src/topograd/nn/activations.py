@@ -5,9 +5,9 @@
 ``layers.py``). Each is an op of the registry, or a few of them, so gradients and second
 derivatives come from the registry's rules.
 
-``inplace=True`` is accepted, as PyTorch's signatures have it, and computed out of place:
-topograd records no in-place op in a graph. The result is the same Tensor of numbers, a new
-one.
+``inplace=True`` is accepted, as PyTorch's signatures have it, and computed out of place: the
+result holds the same numbers, in a new Tensor; the input keeps its own (PyTorch's would be
+overwritten).
 
 >>> import topograd as tg
 >>> x = tg.Tensor([-1.0, 0.0, 2.0])

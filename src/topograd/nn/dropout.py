@@ -43,8 +43,8 @@ def dropout(
     generator: Generator | None = None,
 ) -> Tensor:
     """Each element zeroed with probability ``p``, the others scaled by 1 / (1 - p), where
-    ``training``; else the input itself. ``inplace`` is computed out of place (topograd
-    records no in-place op in a graph); ``generator`` (topograd's own) draws the mask."""
+    ``training``; else the input itself. ``inplace`` is computed out of place (a new
+    Tensor; the input keeps its numbers); ``generator`` (topograd's own) draws the mask."""
     keep = 1.0 - checked_probability(p)
     x = as_tensor(input)
     if not training or x.numel() == 0:

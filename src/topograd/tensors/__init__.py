@@ -3,6 +3,7 @@ PyTorch's dtypes, makers, random numbers and devices. Every name of ``__all__`` 
 of the package (``tg.zeros``), imported with the first Tensor."""
 
 from . import random
+from .closeness import allclose, equal, isclose
 from .contracting import einsum, outer, tensordot
 from .creation import (
     arange,
@@ -20,7 +21,7 @@ from .creation import (
     zeros,
     zeros_like,
 )
-from .devices import Backends, cuda, device
+from .devices import Backends, cuda, device, get_default_device, set_default_device
 from .dtypes import (
     dtype,
     float16,
@@ -44,6 +45,8 @@ from .functions import (
     softmax,
     stack,
 )
+from .grids import meshgrid
+from .histograms import histogram
 from .kind import TENSOR as TENSOR  # the kind registers itself with the engine
 from .memory import keep_freed_memory
 from .printing import set_printoptions
@@ -76,6 +79,7 @@ keep_freed_memory()  # glibc keeps a training step's memory for the next step (m
 __all__ = [
     "Generator",
     "Tensor",
+    "allclose",
     "arange",
     "as_tensor",
     "backends",
@@ -90,6 +94,7 @@ __all__ = [
     "einsum",
     "empty",
     "empty_like",
+    "equal",
     "eye",
     "float16",
     "float32",
@@ -97,17 +102,21 @@ __all__ = [
     "from_numpy",
     "full",
     "full_like",
+    "get_default_device",
     "get_default_dtype",
     "get_rng_state",
+    "histogram",
     "initial_seed",
     "int8",
     "int16",
     "int32",
     "int64",
     "is_tensor",
+    "isclose",
     "linspace",
     "log_softmax",
     "manual_seed",
+    "meshgrid",
     "multinomial",
     "normal",
     "numel",
@@ -125,6 +134,7 @@ __all__ = [
     "randperm",
     "result_type",
     "seed",
+    "set_default_device",
     "set_default_dtype",
     "set_printoptions",
     "set_rng_state",

@@ -96,6 +96,12 @@ class Aliases:
         """The number of axes."""
         return self.array.ndim
 
+    def numel(self) -> int:
+        """The number of elements (``nelement``, PyTorch's other name)."""
+        return int(self.array.size)
+
+    nelement = numel
+
     @property
     def mT(self) -> Self:  # noqa: N802 - PyTorch's name
         """The last two axes swapped (a batch of matrices, each transposed)."""
@@ -105,12 +111,6 @@ class Aliases:
                 f"{self.array.ndim}-D tensor."
             )
         return self.transpose(-2, -1)  # type: ignore[attr-defined, no-any-return]
-
-    def numel(self) -> int:
-        """The number of elements (``nelement``, PyTorch's other name)."""
-        return int(self.array.size)
-
-    nelement = numel
 
     def element_size(self) -> int:
         """The bytes of one element."""

@@ -75,6 +75,23 @@ class device:  # noqa: N801 - PyTorch's name: torch.device
 CPU = device("cpu")
 
 
+def set_default_device(given: Any) -> None:
+    """Make ``given`` the device Tensors are made on, as PyTorch's ``set_default_device``: the
+    CPU ("cpu", "cpu:0", a ``device`` of it, or None for PyTorch's own default, the CPU); any
+    other device is refused, as everywhere.
+
+    >>> set_default_device("cpu"); get_default_device()
+    device(type='cpu')
+    """
+    if given is not None:
+        device_index(given)
+
+
+def get_default_device() -> device:
+    """The device Tensors are made on: the CPU, the only one topograd runs on."""
+    return CPU
+
+
 def is_device(x: Any) -> bool:
     """A device rather than a dtype: a ``device``, or a string that names a device."""
     return isinstance(x, device) or (isinstance(x, str) and DEVICE.fullmatch(x) is not None)

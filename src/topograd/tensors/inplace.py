@@ -5,19 +5,32 @@ backward through a graph made before it raises instead of differentiating the ne
 
 As in PyTorch, a leaf that requires a gradient is written only under ``tg.no_grad()`` (an
 optimizer's way), and an arithmetic result must fit the Tensor's dtype (an integer Tensor does
-not take ``+= 0.5``). PyTorch also records an in-place op on a node inside a graph; topograd
-does not, and says so: write such a node under ``no_grad``, or use the op that makes a new
-Tensor.
+not take ``+= 0.5``). As PyTorch, topograd records an in-place op in the graph where one is
+needed (a Tensor made by ops that require grad, or an operand that does, in grad mode): the
+arithmetic ones (``+= -= *= /= **=``, ``add_`` ... ``neg_``, the functions of one number) and
+item assignment. The Tensor becomes the op's node (its former self, with the numbers it had,
+the op's input), its numbers written in place. It refuses, with PyTorch's words or its own,
+what it does not record: the other methods (``copy_``, ``fill_``, ...), a write through a
+Tensor that shares its numbers with another (a view, written with a gradient), an index that
+repeats a place, and a backward through a node made from the Tensor before the write.
 
 >>> import topograd as tg
 >>> t = tg.tensor([1.0, 2.0, 3.0])
 >>> t[0] = 5.0
 >>> t.mul_(2).tolist(), t[1:].add_(1, alpha=10).tolist(), t.tolist()
 ([10.0, 4.0, 6.0], [14.0, 16.0], [10.0, 14.0, 16.0])
+>>> w = tg.tensor([1.0, 2.0], requires_grad=True)
+>>> h = w * 3.0
+>>> h += w  # recorded: h is now (w * 3) + w
+>>> h.sum().backward()
+>>> w.grad.tolist(), h.is_leaf
+([4.0, 4.0], False)
 """
 
 from __future__ import annotations
 
+import operator
+from collections.abc import Callable
 from typing import Any, Self
 
 import numpy as np
@@ -31,14 +44,20 @@ from ..ops.arithmetic import absolute, sign
 from ..ops.elementary import exp, log, sqrt
 from ..ops.rounding import ceil, floor, round_even
 from ..ops.trigonometric import cos, sin, tanh
-from . import dtypes
+from . import dtypes, recorded
 from .arrays import index_array
 from .quiet import quietly
+from .recorded import castable as _castable
 
 
 def _numbers(x: Any) -> Any:
     """An operand's numbers: a Tensor's array, or the array or number itself."""
     return getattr(x, "array", x) if not isinstance(x, (int, float)) else x
+
+
+def _index(i: Any) -> Any:
+    """An index as NumPy takes it: a Tensor of whole numbers picks, of booleans masks."""
+    return index_array(i) if hasattr(i, "array") else i
 
 
 def _another_kind(x: Any) -> bool:
@@ -49,18 +68,12 @@ def _another_kind(x: Any) -> bool:
 
 def _bytes(i: Any) -> bool:
     """A Tensor of bytes of one axis or more: a mask, to PyTorch."""
-    return kind_of(i) is not None and i.data.dtype == np.uint8 and i.data.ndim > 0
+    return kind_of(i) is not None and i.array.dtype == np.uint8 and i.array.ndim > 0
 
 
-def _index(i: Any) -> Any:
-    """An index as NumPy takes it: a Tensor of whole numbers picks, of booleans masks."""
-    return index_array(i) if hasattr(i, "array") else i
-
-
-def _castable(found: dtypes.dtype, into: dtypes.dtype) -> bool:
-    """Whether a result of dtype ``found`` may be written into ``into``, as PyTorch's canCast:
-    never a float into an integer, nor a number into a bool."""
-    return found.category <= into.category
+# The draws in place on arrays (``normal_``, ``uniform_``: PyTorch's numbers), registered by
+# tensors/random as it loads: it is made of Tensors, so this module cannot import it.
+DRAWS: dict[str, Callable[..., Any]] = {}
 
 
 class InPlace:
@@ -75,29 +88,40 @@ class InPlace:
     def is_leaf(self) -> bool:
         raise NotImplementedError  # the Tensor's
 
-    def _allowed(self, name: str, *operands: Any) -> None:
-        """Refuse a write that would change a graph behind its back, with PyTorch's words."""
+    @staticmethod
+    def _constant(data: Any) -> Any:  # a Tensor that wants no gradient: Tensor's own
+        raise NotImplementedError
+
+    def _recording(self, name: str, *operands: Any) -> bool:
+        """Whether this write is to be recorded in the graph (grad mode, and this Tensor or an
+        operand requires grad); a leaf that requires grad is refused, with PyTorch's words,
+        and so is an operand of another kind (a Value)."""
         other = next((x for x in operands if _another_kind(x)), None)
         if other is not None:
             raise TypeError(f"{name}: a Tensor cannot hold a {type(other).__name__}")
         if not grad_mode.record:
-            return
-        if self.requires_grad:
-            if self.is_leaf:
-                raise RuntimeError(
-                    f"{name}: a leaf Variable that requires grad is being used in an in-place "
-                    "operation. (Write it under tg.no_grad(), as an optimizer does.)"
-                )
+            return False
+        if self.requires_grad and self.is_leaf:
             raise RuntimeError(
-                f"{name}: topograd records no in-place op on a Tensor made by ops that require "
-                "grad; write it under tg.no_grad(), or use the op that makes a new Tensor "
-                "(x = x + y rather than x += y)"
+                f"{name}: a leaf Variable that requires grad is being used in an in-place "
+                "operation. (Write it under tg.no_grad(), as an optimizer does.)"
             )
-        if any(getattr(x, "requires_grad", False) for x in operands):
+        return self.requires_grad or any(getattr(x, "requires_grad", False) for x in operands)
+
+    def _allowed(self, name: str, *operands: Any) -> None:
+        """Refuse a write that would change a graph and that topograd does not record."""
+        if self._recording(name, *operands):
             raise RuntimeError(
-                f"{name}: the value requires grad, and topograd records no in-place op; make "
-                "the result with ops instead (tg.where, tg.cat, +)"
+                f"{name}: topograd records this in-place op only outside a graph (its Tensor "
+                "and operands wanting no gradient); write it under tg.no_grad(), or use the op "
+                "that makes a new Tensor (x = x + y, tg.where, tg.cat)"
             )
+
+    def _recorded(self, name: str, result: Any) -> Self:
+        """The write as a node of the graph (recorded.py): this Tensor becomes
+        ``result(before)``, ``before`` its former self."""
+        recorded.record(self, name, result)
+        return self
 
     def _written(self, name: str) -> Self:
         wrote([self], f"Tensor.{name}")
@@ -105,19 +129,16 @@ class InPlace:
 
     def _store(self, name: str, value: Any, index: Any = Ellipsis) -> Self:
         """``value`` written into this Tensor's numbers (at ``index``), cast to its dtype."""
-        if not self.array.flags.writeable:
-            raise RuntimeError(
-                f"{name}: unsupported operation: more than one element of the written-to tensor "
-                "refers to a single memory location (an expand()). Please clone() the tensor "
-                "before performing the operation."
-            )
         with np.errstate(all="ignore"):
-            self.array[index] = value
+            self._writable(name)[index] = value
         return self._written(name)
 
-    def _arithmetic(self, name: str, function: Any, *operands: Any) -> Self:
+    def _arithmetic(self, name: str, function: Any, *operands: Any, graph: Any = None) -> Self:
         """``function`` of this Tensor's numbers and the operands', in their promoted dtype,
-        written back if that dtype fits this one's (PyTorch's rule for in-place arithmetic)."""
+        written back if that dtype fits this one's (PyTorch's rule for in-place arithmetic);
+        in a graph, ``graph`` of the Tensor before and the operands (None: refused)."""
+        if graph is not None and self._recording(name, *operands):
+            return self._recorded(name, lambda before: graph(before, *operands))
         self._allowed(name, *operands)
         numbers = [_numbers(x) for x in operands]
         found = dtypes.result_type(self.array, *numbers)
@@ -134,13 +155,15 @@ class InPlace:
         """``t[index] = value``: item assignment, NumPy's indexing (a Tensor index too, as
         PyTorch takes one; a mask of bytes with a number, which PyTorch fills as
         ``masked_fill`` does, is refused as that refuses it)."""
-        self._allowed("__setitem__", value)
         parts = index if isinstance(index, tuple) else (index,)
         if not hasattr(value, "shape") and any(_bytes(i) for i in parts):
             raise RuntimeTypeError(
                 "masked_fill_ only supports boolean masks, but got mask with dtype unsigned char"
             )
         index = tuple(map(_index, index)) if isinstance(index, tuple) else _index(index)
+        if self._recording("__setitem__", value):
+            self._recorded("__setitem__", recorded.placed(self, index, value))
+            return
         self._store("__setitem__", _numbers(value), index)
 
     def zero_(self) -> Self:
@@ -156,14 +179,40 @@ class InPlace:
         self._allowed("copy_", src)
         return self._store("copy_", np.broadcast_to(_numbers(src), self.array.shape))
 
+    def normal_(self, mean: float = 0.0, std: float = 1.0, *, generator: Any = None) -> Self:
+        """Numbers of N(mean, std²), PyTorch's for the same generator (``tg.manual_seed``'s
+        unless given)."""
+        self._allowed("normal_")
+        DRAWS["normal_"](self._writable("normal_"), mean, std, generator=generator)
+        return self._written("normal_")
+
+    def uniform_(self, from_: float = 0.0, to: float = 1.0, *, generator: Any = None) -> Self:
+        """Numbers drawn evenly from [from_, to) (PyTorch's ``from``), PyTorch's for the same
+        generator."""
+        self._allowed("uniform_")
+        DRAWS["uniform_"](self._writable("uniform_"), from_, to, generator=generator)
+        return self._written("uniform_")
+
+    def _writable(self, name: str) -> np.ndarray[Any, Any]:
+        """The numbers, to write into (refused for an expand()'s, where places repeat)."""
+        if not self.array.flags.writeable:
+            raise RuntimeError(
+                f"{name}: unsupported operation: more than one element of the written-to tensor "
+                "refers to a single memory location (an expand()). Please clone() the tensor "
+                "before performing the operation."
+            )
+        return self.array
+
     def add_(self, other: Any, *, alpha: Any = 1) -> Self:
-        return self._arithmetic("add_", lambda x, y: x + alpha * y if alpha != 1 else x + y, other)
+        plus = _plus(alpha)
+        return self._arithmetic("add_", plus, other, graph=plus)
 
     def sub_(self, other: Any, *, alpha: Any = 1) -> Self:
-        return self._arithmetic("sub_", lambda x, y: x - alpha * y if alpha != 1 else x - y, other)
+        minus = _minus(alpha)
+        return self._arithmetic("sub_", minus, other, graph=minus)
 
     def mul_(self, other: Any) -> Self:
-        return self._arithmetic("mul_", np.multiply, other)
+        return self._arithmetic("mul_", np.multiply, other, graph=operator.mul)
 
     def div_(self, other: Any, *, rounding_mode: str | None = None) -> Self:
         """Divided by ``other``: a true quotient (a float: an integer Tensor cannot hold it), or
@@ -179,7 +228,8 @@ class InPlace:
         return self._arithmetic("div_", function, other)
 
     def _true_division(self, other: Any) -> Self:
-        self._allowed("div_", other)
+        if self._recording("div_", other):
+            return self._recorded("div_", lambda before: before / other)
         found = dtypes.result_type(self.array, _numbers(other))
         if found.category != dtypes.FLOAT:
             found = dtypes.get_default_dtype()
@@ -193,7 +243,7 @@ class InPlace:
         return self._store("div_", quietly(np.true_divide, (a, b), {}))
 
     def pow_(self, exponent: Any) -> Self:
-        return self._arithmetic("pow_", np.power, exponent)
+        return self._arithmetic("pow_", np.power, exponent, graph=operator.pow)
 
     def clamp_(self, min: Any = None, max: Any = None) -> Self:  # noqa: A002 - PyTorch's names
         """Each element limited to [min, max] (either may be None, not both), in place."""
@@ -230,7 +280,8 @@ class InPlace:
     # Functions of one number, in place: the op of the registry, its result written back.
 
     def _pointwise_(self, name: str, op: Any) -> Self:
-        self._allowed(name)
+        if self._recording(name):
+            return self._recorded(name, op)
         found = op(self.detach())  # type: ignore[attr-defined]
         into = dtypes.of_numpy(self.array.dtype)
         if not _castable(dtypes.of_numpy(found.array.dtype), into):
@@ -241,7 +292,7 @@ class InPlace:
         return self._store(name, found.array)
 
     def neg_(self) -> Self:
-        return self._arithmetic("neg_", np.negative)
+        return self._arithmetic("neg_", np.negative, graph=operator.neg)
 
     def abs_(self) -> Self:
         return self._pointwise_("abs_", absolute)
@@ -281,6 +332,15 @@ class InPlace:
 
     def round_(self) -> Self:
         return self._pointwise_("round_", round_even)
+
+
+def _plus(alpha: Any) -> Any:
+    """x + alpha y, as ``add_`` computes it (on arrays and on Tensors alike)."""
+    return (lambda x, y: x + alpha * y) if alpha != 1 else operator.add
+
+
+def _minus(alpha: Any) -> Any:
+    return (lambda x, y: x - alpha * y) if alpha != 1 else operator.sub
 
 
 def _truncated(x: Any, y: Any) -> Any:

@@ -18,7 +18,7 @@ import numpy as np
 from ..autograd.function import Function
 from ..autograd.kinds import register_kind
 from ..autograd.registry import OUT, Op
-from ..autograd.versions import WRITES, changed, first_changed, refuse_if_stale
+from ..autograd.versions import WRITES, changed, first_changed, modified, refuse_if_stale
 from ..ops.rounding import astype
 from ..ops.shapes import broadcast_to, reshape, stack
 from .broadcast import unbroadcast
@@ -225,13 +225,18 @@ class TensorKind:
         write(node, count)
 
     def check_versions(self, order: Sequence[Tensor]) -> None:
-        """Refuse a node whose data, or an input's, was written in place after it was made."""
+        """Refuse a node whose data, or an input's, was written in place after it was made,
+        or that has an input made a new node by an in-place op since (its gradient would go
+        to the op's node, not to the Tensor this node was made from)."""
         count = WRITES.count
         for node in [n for n in order if n._stamp != count]:
             if node._op is not None:
                 inputs = [
                     (i, x, stamp(x)) for i, x in enumerate(node._inputs) if isinstance(x, Tensor)
                 ]
+                for i, x, x_stamp in inputs:
+                    if x._op is not None and x._stamp > node._stamp:  # (inplace.py's _recorded)
+                        raise modified(node._op.name, i, _named(x), x_stamp)
                 refuse_if_stale(node._op, node, stamp(node), inputs, _named)
 
     def check_saved(self, node: Tensor) -> None:

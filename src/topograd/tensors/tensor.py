@@ -286,6 +286,8 @@ def as_tensor(x: Operand, like: Tensor | None = None) -> Tensor:
     if isinstance(x, (np.ndarray, np.generic)):
         dtypes.of_numpy(x.dtype)  # (a dtype a Tensor cannot hold is refused)
         return constant(x)
+    if like is not None and like.array.dtype.kind == "f" and type(x) in (int, float):
+        return constant(np.asarray(x, like.array.dtype))
     if isinstance(x, (bool, int, float)):
         if like is not None and like.array.dtype.kind == "f" and not isinstance(x, bool):
             return constant(np.asarray(x, like.array.dtype))
