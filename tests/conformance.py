@@ -230,7 +230,11 @@ def elementwise(op: Op, kind: str) -> Iterator[tuple[tuple[float, ...], str, Mak
     f = _torch_function(op)
     for point, form in itertools.product(points(op), forms(op)):
         mark = "".join("x" if node else "c" for node in form)
-        node = tg.Value if kind == "scalar" else lambda x: tg.Tensor(x, requires_grad=True)
+        node = (
+            tg.Value
+            if kind == "scalar"
+            else lambda x: tg.tensor(x, dtype=tg.float64, requires_grad=True)
+        )
 
         def ours(point: Any = point, form: Any = form, node: Any = node) -> Any:
             args = [node(x) if n else x for x, n in zip(point, form, strict=True)]
@@ -248,7 +252,11 @@ def _compositions(op: Op, kind: str) -> Iterator[tuple[tuple[float, ...], str, M
     """A function of one number applied to another's result, op(inner(x)), at the op's
     points, for each ``inner`` a documented difference names (``Difference.through``)."""
     f = _torch_function(op)
-    node = tg.Value if kind == "scalar" else lambda x: tg.Tensor(x, requires_grad=True)
+    node = (
+        tg.Value
+        if kind == "scalar"
+        else lambda x: tg.tensor(x, dtype=tg.float64, requires_grad=True)
+    )
     for inner in sorted({d.through for d in op.differs if d.through}):
         g = _torch_function(OPS[inner])
         for point in points(op):

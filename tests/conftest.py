@@ -8,6 +8,10 @@ from hypothesis import HealthCheck, settings
 import topograd as tg
 from topograd.autograd.registry import OPS
 
+# The published programs test_programs.py runs as data (each in a process of its own), never
+# imported by pytest's doctest collection, which would run them
+collect_ignore_glob = ["programs/*"]
+
 # Hypothesis: `make test` draws 50 examples per property (the same ones on every CI run, fresh
 # ones on a developer's machine); `make test-deep` (--hypothesis-profile=deep) draws 1,000 fresh
 # ones, for the search that finds the rare case before a user does.

@@ -122,6 +122,41 @@ def _function() -> bool:
     return x.grad is not None and x.grad.tolist() == [2.0]
 
 
+def _default_dtype() -> bool:
+    tg.set_default_dtype(tg.float64)
+    try:
+        return tg.tensor([1.5]).dtype is tg.float64
+    finally:
+        tg.set_default_dtype(tg.float32)
+
+
+def _printoptions() -> bool:
+    tg.set_printoptions(precision=2)
+    try:
+        return str(tg.tensor([1.23456])) == "tensor([1.23])"
+    finally:
+        tg.set_printoptions(profile="default")
+
+
+def _records_inside(mode: Any) -> bool:
+    x = tg.ones(1, requires_grad=True)
+    with mode:
+        return bool((x * 2).requires_grad)
+
+
+def _enable_grad() -> bool:
+    with tg.no_grad():
+        return _records_inside(tg.enable_grad())
+
+
+def _saved_and_loaded() -> bool:
+    import tempfile
+
+    path = Path(tempfile.mkdtemp()) / "m.safetensors"
+    tg.save({"w": tg.ones(2)}, path)
+    return tg.load(path)["w"].tolist() == [1.0, 1.0]
+
+
 USES: dict[str, Callable[[], bool]] = {
     "AnomalyError": _anomaly,
     "CustomOpError": _custom_op_error,
@@ -152,9 +187,6 @@ USES: dict[str, Callable[[], bool]] = {
     "to_dot": lambda: tg.to_dot(tg.Value(1.0) * 2).startswith("digraph"),
     "to_svg": lambda: tg.to_svg(tg.Value(1.0) * 2).startswith("<svg"),
     "trace": _trace,
-    "int64": lambda: tg.tensor([2, 0], dtype=tg.int64).dtype == np.int64,
-    "int32": lambda: tg.ones(3)[tg.tensor([2], dtype=tg.int32)].tolist() == [1.0],
-    "long": lambda: tg.long is tg.int64 and tg.Tensor([2.7]).long().tolist() == [2],
     "where": lambda: (
         tg.where(tg.Value(1.0) > 0, tg.Value(2.0), 3.0).data == 2.0
         and tg.where(tg.ones(2) > tg.Tensor([0.0, 2.0]), tg.ones(2), 0.0).tolist() == [1.0, 0.0]
@@ -190,8 +222,35 @@ USES: dict[str, Callable[[], bool]] = {
     "zeros_like": lambda: tg.zeros_like(np.ones((2, 1))).shape == (2, 1),
     "ones_like": lambda: tg.ones_like(tg.zeros(3)).tolist() == [1.0] * 3,
     "float16": lambda: tg.zeros(1, dtype=tg.float16).dtype == np.float16,
-    "float32": lambda: tg.float32 is np.float32,
-    "float64": lambda: tg.zeros(1).dtype == tg.float64,
+    "float32": lambda: tg.zeros(1).dtype is tg.float32 and tg.float32 == np.float32,
+    "float64": lambda: tg.zeros(1, dtype=tg.float64).dtype is tg.float64,
+    "int8": lambda: tg.tensor([-128], dtype=tg.int8).tolist() == [-128],
+    "int16": lambda: tg.zeros(1, dtype=tg.int16).dtype == np.int16,
+    "int32": lambda: tg.ones(3)[tg.tensor([2], dtype=tg.int32)].tolist() == [1.0],
+    "int64": lambda: tg.tensor([1, 2]).dtype is tg.int64,
+    "uint8": lambda: tg.tensor([255], dtype=tg.uint8).item() == 255,
+    "dtype": lambda: isinstance(tg.float16, tg.dtype) and tg.float16.is_floating_point,
+    "get_default_dtype": lambda: tg.get_default_dtype() is tg.float32,
+    "set_default_dtype": _default_dtype,
+    "promote_types": lambda: tg.promote_types(tg.int64, tg.float16) is tg.float16,
+    "result_type": lambda: tg.result_type(tg.tensor([1]), 2.5) is tg.float32,
+    "as_tensor": lambda: tg.as_tensor(np.arange(3)).dtype is tg.int64,
+    "empty": lambda: tg.empty(2, 3).shape == (2, 3),
+    "empty_like": lambda: tg.empty_like(tg.zeros(4, dtype=tg.int32)).dtype is tg.int32,
+    "full_like": lambda: tg.full_like(tg.zeros(2), 7).tolist() == [7.0, 7.0],
+    "is_tensor": lambda: tg.is_tensor(tg.zeros(1)) and not tg.is_tensor(np.zeros(1)),
+    "numel": lambda: tg.numel(tg.zeros(2, 3)) == 6,
+    "softmax": lambda: tg.softmax(tg.zeros(4), dim=0).tolist() == [0.25] * 4,
+    "log_softmax": lambda: tg.log_softmax(tg.zeros(1), dim=0).tolist() == [0.0],
+    "set_printoptions": _printoptions,
+    "device": lambda: tg.zeros(1, device=tg.device("cpu")).device == tg.device("cpu"),
+    "cuda": lambda: tg.cuda.is_available() is False,
+    "backends": lambda: tg.backends.mps.is_available() is False,
+    "autograd": lambda: tg.autograd.grad is tg.grad and tg.autograd.Function is tg.Function,
+    "enable_grad": _enable_grad,
+    "inference_mode": lambda: _records_inside(tg.inference_mode()) is False,
+    "set_grad_enabled": lambda: _records_inside(tg.set_grad_enabled(False)) is False,
+    "utils": lambda: len(tg.utils.data.TensorDataset(tg.zeros(3, 2))) == 3,
     "einsum": lambda: tg.einsum("ij,j->i", np.eye(2), np.ones(2)).tolist() == [1.0, 1.0],
     "outer": lambda: tg.outer(np.ones(2), np.arange(3.0)).tolist() == [[0.0, 1.0, 2.0]] * 2,
     "tensordot": lambda: tg.tensordot(np.ones((2, 3)), np.ones(3), dims=1).tolist() == [3, 3],
@@ -202,9 +261,21 @@ USES: dict[str, Callable[[], bool]] = {
     "cat": lambda: tg.cat([tg.ones(1, 2), tg.zeros(1, 2)], dim=0).tolist() == [[1, 1], [0, 0]],
     "concat": lambda: tg.concat([tg.ones(2), tg.zeros(1)]).tolist() == [1.0, 1.0, 0.0],
     "from_numpy": lambda: tg.from_numpy(np.arange(3.0)).tolist() == [0.0, 1.0, 2.0],
+    "save": _saved_and_loaded,
+    "load": _saved_and_loaded,
+    "allclose": lambda: tg.allclose(tg.ones(2), tg.ones(2) + 1e-9),
+    "isclose": lambda: tg.isclose(tg.ones(2), tg.tensor([1.0, 2.0])).tolist() == [True, False],
+    "equal": lambda: tg.equal(tg.ones(2), tg.ones(2)) and not tg.equal(tg.ones(2), tg.zeros(2)),
+    "histogram": lambda: (
+        tg.histogram(tg.tensor([1.0, 2.0, 1.0]), bins=2).hist.tolist() == [2.0, 1.0]
+    ),
+    "meshgrid": lambda: tg.meshgrid(tg.arange(2), tg.arange(3), indexing="ij")[1].shape == (2, 3),
+    "get_default_device": lambda: str(tg.get_default_device()) == "cpu",
+    "set_default_device": lambda: tg.set_default_device("cpu") is None,
     "tensor": lambda: (
-        tg.tensor([[1, 2]], requires_grad=True).requires_grad
+        tg.tensor([[1.0, 2]], requires_grad=True).requires_grad
         and tg.tensor(np.ones(2, np.float32)).dtype == np.float32
+        and tg.tensor([1, 2]).dtype is tg.int64
     ),
 }
 
@@ -240,7 +311,7 @@ def test_every_function_of_one_number_is_a_method_of_both_kinds() -> None:
     for name in FUNCTIONS:
         value, tensor = (
             getattr(tg.Value(0.5), name)(),
-            getattr(tg.Tensor([0.5], requires_grad=True), name)(),
+            getattr(tg.tensor([0.5], dtype=tg.float64, requires_grad=True), name)(),
         )
         assert value.op == tensor.op == name
         assert value.data == pytest.approx(float(tensor.data[0]), rel=1e-15, nan_ok=True)
@@ -276,7 +347,7 @@ def test_an_op_runs_on_numbers_arrays_values_and_tensors_alike(name: str) -> Non
     on_numbers = op(*xs)
     on_arrays = op(*[np.array([x]) for x in xs])
     on_values = op(*[tg.Value(x) for x in xs])
-    on_tensors = op(*[tg.Tensor([x], requires_grad=True) for x in xs])
+    on_tensors = op(*[tg.tensor([x], dtype=tg.float64, requires_grad=True) for x in xs])
     assert isinstance(on_values, tg.Value) and isinstance(on_tensors, tg.Tensor)
     assert on_values.op == on_tensors.op == name
     for other in (float(on_arrays[0]), on_values.data, float(on_tensors.data[0])):

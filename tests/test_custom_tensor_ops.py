@@ -150,7 +150,7 @@ def test_several_outputs_keep_their_dtypes_and_a_wrong_backward_is_named() -> No
         def backward(ctx: Any, a: Any, b: Any) -> Any:
             return a * 2.0 + b * 4.0
 
-    x = tg.Tensor([1.0, 2.0], requires_grad=True)
+    x = tg.tensor([1.0, 2.0], dtype=tg.float64, requires_grad=True)
     a, b = Split.apply(x)
     assert (a.dtype, b.dtype) == (np.float32, np.float64)
     (a.sum() + b.sum()).backward()

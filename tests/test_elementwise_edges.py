@@ -308,7 +308,7 @@ def test_leaky_relus_second_derivative_passes_on_pytorchs_zeros(name: str, x: fl
         seed = torch.tensor(upstream, dtype=torch.float64)
         (g,) = torch.autograd.grad(theirs(t), [t], seed, create_graph=True)
         (h,) = torch.autograd.grad(g, [t], torch.ones(()), materialize_grads=True)
-        for node in (tg.Value(x), tg.Tensor(x, requires_grad=True)):
+        for node in (tg.Value(x), tg.tensor(x, dtype=tg.float64, requires_grad=True)):
             (mine,) = tg.grad(ours(node), [node], upstream, create_graph=True)
             (second,) = tg.grad(mine, [node], 1.0, materialize_grads=True)
             assert same(float(mine.data), g.item()), (name, x, upstream, mine)

@@ -293,8 +293,12 @@ def test_grad_outputs_as_a_list_is_a_gradient_per_output_as_in_pytorch() -> None
     one output; any other grad_outputs is the one output's; a count that does not match the
     outputs' is refused, naming both (PyTorch's engine: "got 2 tensors and 1 gradients")."""
     for kind in ("value", "tensor"):
-        make = tg.Value if kind == "value" else lambda v: tg.Tensor([v], requires_grad=True)
-        wrap = (lambda v: v) if kind == "value" else lambda v: tg.Tensor([v])
+        make = (
+            tg.Value
+            if kind == "value"
+            else lambda v: tg.tensor([v], dtype=tg.float64, requires_grad=True)
+        )
+        wrap = (lambda v: v) if kind == "value" else lambda v: tg.tensor([v], dtype=tg.float64)
         tx = torch.tensor([0.22], dtype=torch.float64, requires_grad=True)
         x = make(0.22)
         upstream = torch.tensor([0.3], dtype=torch.float64)

@@ -381,13 +381,13 @@ def cube_tensor(t):  # type: ignore[no-untyped-def]
 
 
 def test_scaled_step_means_the_same_on_tensors() -> None:
-    x = tg.Tensor([1e4, -2e4], requires_grad=True)
+    x = tg.tensor([1e4, -2e4], dtype=tg.float64, requires_grad=True)
     assert tg.gradcheck(cube_tensor, [x], scaled_step=True, atol=0, rtol=1e-9)
     assert not tg.gradcheck(cube_tensor, [x], atol=0, rtol=1e-9, raise_exception=False)
 
 
 def test_richardson_means_the_same_on_tensors(monkeypatch) -> None:  # type: ignore[no-untyped-def]
-    x = tg.Tensor([0.8, -0.3], requires_grad=True)
+    x = tg.tensor([0.8, -0.3], dtype=tg.float64, requires_grad=True)
     strict = {"atol": 0.0, "rtol": 1e-11}
     assert tg.gradcheck(lambda t: (t * t).sin().exp(), [x], richardson_levels=4, **strict)
     assert not tg.gradcheck(lambda t: (t * t).sin().exp(), [x], raise_exception=False, **strict)
@@ -400,7 +400,7 @@ def test_richardson_means_the_same_on_tensors(monkeypatch) -> None:  # type: ign
 @pytest.mark.parametrize("fast_mode", [False, True])
 def test_the_faulty_op_is_named_on_tensors_too(monkeypatch, fast_mode: bool) -> None:  # type: ignore[no-untyped-def]
     monkeypatch.setattr(OPS["sin"], "rule", lambda g, x, out: (g * out,))
-    x = tg.Tensor([[0.5, -1.0], [2.0, 0.3]], requires_grad=True)
+    x = tg.tensor([[0.5, -1.0], [2.0, 0.3]], dtype=tg.float64, requires_grad=True)
     with pytest.raises(tg.GradcheckError) as caught:  # a TensorGradcheckError is one
         tg.gradcheck(lambda t: (t * 2.0).sin() @ t, [x], fast_mode=fast_mode)
     assert isinstance(caught.value, tg.TensorGradcheckError)
@@ -437,7 +437,7 @@ def test_fast_mode_means_the_same_on_scalars(monkeypatch) -> None:  # type: igno
 )
 @pytest.mark.parametrize("kind", ["scalar", "tensor"])
 def test_a_bad_option_is_refused_on_both_kinds(options, error, message, kind: str) -> None:  # type: ignore[no-untyped-def]
-    inputs = [0.5] if kind == "scalar" else [tg.Tensor([0.5], requires_grad=True)]
+    inputs = [0.5] if kind == "scalar" else [tg.tensor([0.5], dtype=tg.float64, requires_grad=True)]
     with pytest.raises(error, match=message):
         tg.gradcheck(lambda x: x.tanh(), inputs, **options)
 
@@ -451,7 +451,9 @@ def test_gradcheck_of_a_function_that_differentiates_inside_on_tensors() -> None
         (d,) = tg.grad((x**3).sum(), [x], create_graph=True)
         return d
 
-    assert tg.gradcheck(first_derivative, [tg.Tensor([0.5, 1.5], requires_grad=True)])
+    assert tg.gradcheck(
+        first_derivative, [tg.tensor([0.5, 1.5], dtype=tg.float64, requires_grad=True)]
+    )
 
 
 def test_gradcheck_refuses_to_check_nothing() -> None:

@@ -29,6 +29,7 @@ ALLOWED: dict[str, set[str]] = {
     "compiler": {"autograd", "ops", "scalar", "nn", "optim"},
     "grading": {"verify"},
     "notebook": {"autograd", "scalar", "playground"},
+    "utils": {"autograd", "tensors"},
     "train": {"disk", "autograd", "ops", "scalar", "tensors", "nn", "optim"},
     "playground": {"autograd", "ops", "scalar", "verify", "viz", "expr"},
     "cli": {

@@ -140,7 +140,7 @@ def test_clip_grad_norm_exactly_and_at_the_edges_as_pytorchs() -> None:
     p.grad, q.grad = np.array([3.0, 4.0], np.float32), torch.tensor([3.0, 4.0])
     found, expected = tg.nn.utils.clip_grad_norm_(p, 1.0), torch.nn.utils.clip_grad_norm_(q, 1.0)
     assert found.item() == expected.item() == 5.0
-    assert p.grad.tobytes() == q.grad.numpy().tobytes()  # to the bit
+    assert p.grad.array.tobytes() == q.grad.numpy().tobytes()  # to the bit
     empty = tg.nn.utils.clip_grad_norm_([], 1.0)
     assert empty.item() == torch.nn.utils.clip_grad_norm_([], 1.0).item() == 0.0
     p.grad, q.grad = np.array([np.inf, 1.0], np.float32), torch.tensor([np.inf, 1.0])
@@ -169,7 +169,7 @@ def test_constructors_take_pytorchs_device_and_dtype(name: str) -> None:
     for dtype, theirs in [(tg.float64, torch.float64), (None, None)]:
         ours = build(tg.nn, device="cpu", dtype=dtype)
         reference = build(torch.nn, device="cpu", dtype=theirs)
-        assert [str(p.dtype) for p in ours.parameters()] == [
+        assert [str(p.dtype).removeprefix("topograd.") for p in ours.parameters()] == [
             str(p.dtype).removeprefix("torch.") for p in reference.parameters()
         ]
     with pytest.raises(ValueError, match="CPU only"):
@@ -178,8 +178,8 @@ def test_constructors_take_pytorchs_device_and_dtype(name: str) -> None:
 
 def test_positional_arguments_are_pytorchs_and_seed_is_by_name() -> None:
     assert tg.nn.Linear(3, 2, True, "cpu", tg.float64).weight.dtype == np.float64
-    assert tg.nn.Linear(3, 2, True, None, None, seed=0).weight.data.tobytes() == (
-        tg.nn.Linear(3, 2, seed=0).weight.data.tobytes()
+    assert tg.nn.Linear(3, 2, True, None, None, seed=0).weight.array.tobytes() == (
+        tg.nn.Linear(3, 2, seed=0).weight.array.tobytes()
     )
     conv = tg.nn.Conv2d(1, 2, 3, 1, 0, 1, 1, True, "zeros", "cpu", tg.float64, seed=0)
     assert conv.weight.dtype == np.float64

@@ -251,7 +251,7 @@ def test_load_state_dict_answers_and_refuses_as_pytorchs() -> None:
         assert str(refused.value) == str(caught.value)
         assert isinstance(refused.value, ValueError)  # as topograd raised before
     wrong = {"weight": torch.zeros(3, 2), "bias": torch.zeros(2)}
-    before = ours.weight.data.copy()
+    before = ours.weight.array.copy()
     for strict in (True, False):
         with pytest.raises(RuntimeError, match="size mismatch for weight"):
             theirs.load_state_dict(wrong, strict=strict)

@@ -251,7 +251,7 @@ def test_a_training_loop_with_a_schedule_follows_torch() -> None:
 
 
 def test_rmsprop_and_adagrad_on_values_and_tensors_together_as_torch() -> None:
-    a, t = tg.Value(1.5), tg.Tensor([1.5, -0.5], requires_grad=True)
+    a, t = tg.Value(1.5), tg.tensor([1.5, -0.5], dtype=tg.float64, requires_grad=True)
     f64 = {"dtype": torch.float64, "requires_grad": True}
     ta, tt = torch.tensor(1.5, **f64), torch.tensor([1.5, -0.5], **f64)
     for name, kwargs in (("RMSprop", {"momentum": 0.9}), ("Adagrad", {"lr_decay": 0.1})):
@@ -272,7 +272,7 @@ def test_zero_over_zero_is_nan_as_in_torch_not_an_exception() -> None:
     """eps=0 with a zero gradient divides 0 by 0: nan, without an exception or a warning."""
     for make in (lambda ps: tg.optim.Adagrad(ps, eps=0.0), lambda ps: tg.optim.Adam(ps, eps=0.0)):
         w, t = tg.Value(1.0), tg.Tensor([1.0, 2.0], requires_grad=True)
-        w.grad, t.grad = -0.0, np.zeros(2)
+        w.grad, t.grad = -0.0, tg.zeros(2)
         make([w, t]).step()
         assert math.isnan(w.data) and np.isnan(t.data).all()
     p = torch.tensor([1.0], requires_grad=True)

@@ -291,7 +291,7 @@ def test_step_calls_the_closure_with_grad_on_and_returns_its_loss_as_torch() -> 
 
 
 def test_zero_grad_set_to_none_as_torch_and_micrograds_zero_for_values() -> None:
-    t, v = tg.Tensor([1.0, 2.0], requires_grad=True), tg.Value(1.0)
+    t, v = tg.tensor([1.0, 2.0], dtype=tg.float64, requires_grad=True), tg.Value(1.0)
     theirs = torch.tensor([1.0, 2.0], dtype=torch.float64, requires_grad=True)
     opt_o = tg.optim.SGD([t, v], lr=0.1, momentum=0.9)
     opt_t = torch.optim.SGD([theirs], lr=0.1, momentum=0.9)

@@ -194,7 +194,9 @@ def test_random_graphs_with_non_finite_inputs_match_pytorch_on_both_kinds(
     theirs = grads(leaf, ON_TENSORS, lambda t: 0.0 if t is None else t.item())
     on_values = grads(tg.Value, ON_VALUES, float)
     on_tensors = grads(
-        lambda x: tg.Tensor(x, requires_grad=True), OPS, lambda t: 0.0 if t is None else float(t)
+        lambda x: tg.tensor(x, dtype=tg.float64, requires_grad=True),
+        OPS,
+        lambda t: 0.0 if t is None else float(t),
     )
     scale = on_values[2]
     for ours in (on_values, on_tensors):
@@ -218,7 +220,7 @@ def second_order(program: Program, summed: list[int], upstream: float, kind: str
     make, table = {
         "torch": (leaf, ON_TENSORS),
         "scalar": (tg.Value, ON_VALUES),
-        "tensor": (lambda x: tg.Tensor(x, requires_grad=True), OPS),
+        "tensor": (lambda x: tg.tensor(x, dtype=tg.float64, requires_grad=True), OPS),
     }[kind]
     nodes = [make(x) for x in program.leaves]
     for op, args in program.steps:

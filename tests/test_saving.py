@@ -23,7 +23,7 @@ import pytest
 import topograd as tg
 from topograd.disk.atomic import LEFTOVER
 
-SUFFIXES = [".json", ".npz"]
+SUFFIXES = [".json", ".npz", ".safetensors"]
 
 
 def saved_bytes(model: tg.nn.Module, path: Path) -> bytes:
@@ -213,13 +213,15 @@ def read_only_mount(path: Path) -> Iterator[None]:
 SAVE_THEN_OPEN = """
 import os, sys
 import topograd as tg
-path, warm_up, as_nobody = sys.argv[1], sys.argv[2], sys.argv[3] == "nobody"
-tg.nn.Linear(3, 3).save(warm_up)
+path, warm_up, as_nobody, saver = sys.argv[1], sys.argv[2], sys.argv[3] == "nobody", sys.argv[4]
+def save(target):
+    model = tg.nn.Linear(3, 3, seed=1)
+    model.save(target) if saver == "Module.save" else tg.save(model.state_dict(), target)
+save(warm_up)
 if as_nobody and os.geteuid() == 0:
     os.setgid(65534)
     os.setuid(65534)
-for what, write in (("save", lambda: tg.nn.Linear(3, 3, seed=1).save(path)),
-                    ("open", lambda: open(path, "w").close())):
+for what, write in (("save", lambda: save(path)), ("open", lambda: open(path, "w").close())):
     try:
         write()
         print(what, "succeeded")
@@ -228,9 +230,9 @@ for what, write in (("save", lambda: tg.nn.Linear(3, 3, seed=1).save(path)),
 """
 
 
-def _saved_then_opened(target: Path, warm_up: Path, user: str) -> dict[str, str]:
+def _saved_then_opened(target: Path, warm_up: Path, user: str, saver: str) -> dict[str, str]:
     ran = subprocess.run(
-        [sys.executable, "-c", SAVE_THEN_OPEN, str(target), str(warm_up), user],
+        [sys.executable, "-c", SAVE_THEN_OPEN, str(target), str(warm_up), user, saver],
         capture_output=True,
         text=True,
         timeout=120,
@@ -239,9 +241,13 @@ def _saved_then_opened(target: Path, warm_up: Path, user: str) -> dict[str, str]
     return dict(line.split(" ", 1) for line in ran.stdout.splitlines())
 
 
+@pytest.mark.parametrize(
+    ("saver", "suffix"),
+    [("Module.save", ".json"), ("Module.save", ".safetensors"), ("tg.save", ".safetensors")],
+)
 @pytest.mark.parametrize("fault", ["mode 0o444", "a read-only mount of the file"])
 def test_a_save_over_a_file_open_would_refuse_fails_as_open_does(
-    tmp_path: Path, fault: str
+    tmp_path: Path, fault: str, saver: str, suffix: str
 ) -> None:
     """The rename in the folder would replace the file: the save must not, but raise what
     open(path, "w") raises, naming the file. Mode 0o444 as nobody (root writes any file); the
@@ -249,7 +255,7 @@ def test_a_save_over_a_file_open_would_refuse_fails_as_open_does(
     folder = Path(tempfile.mkdtemp())  # (not under pytest's own folders, which nobody cannot pass)
     try:
         folder.chmod(0o777)  # anyone may add and rename files here: only the file says no
-        target = folder / "model.json"
+        target = folder / f"model{suffix}"
         before = saved_bytes(model(3), target)
         with contextlib.ExitStack() as stack:
             if fault == "mode 0o444":
@@ -257,12 +263,12 @@ def test_a_save_over_a_file_open_would_refuse_fails_as_open_does(
             else:
                 stack.enter_context(read_only_mount(target))
             user = "nobody" if fault == "mode 0o444" else "self"
-            found = _saved_then_opened(target, tmp_path / "warm-up.json", user)
+            found = _saved_then_opened(target, tmp_path / f"warm-up{suffix}", user, saver)
             assert found["open"] != "succeeded", "the fault is not real here"
             assert found["save"] == found["open"]
             assert found["save"].endswith(f" {target}")  # (the file's name, as given)
         assert target.read_bytes() == before
-        assert [p.name for p in folder.iterdir()] == ["model.json"]
+        assert [p.name for p in folder.iterdir()] == [target.name]
     finally:
         shutil.rmtree(folder)
 
@@ -415,7 +421,7 @@ def test_a_state_without_the_buffers_a_module_needs_is_refused(tmp_path: Path) -
     path = tmp_path / "m.json"
     tg.nn.BatchNorm1d(3, track_running_stats=False).save(path)
     model = _trained_batch_norm()
-    before = model.state_dict()
+    before = {k: np.array(v) for k, v in model.state_dict().items()}  # (copies: state_dict shares)
     with pytest.raises(ValueError, match=f"{path}.*missing running_mean, running_var, num_"):
         model.load(path)
     model.save(path)

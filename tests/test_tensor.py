@@ -35,8 +35,9 @@ def draw(rng: np.random.Generator, shape: tuple[int, ...], lo: float, hi: float)
     return rng.uniform(lo, hi, shape)
 
 
-def both(array: np.ndarray) -> tuple[tg.Tensor, torch.Tensor]:
-    return tg.Tensor(array, requires_grad=True), torch.tensor(array, requires_grad=True)
+def both(array: Any) -> tuple[tg.Tensor, torch.Tensor]:
+    numbers = np.array(array)  # (an ndarray, or a Tensor's numbers: x.data)
+    return tg.Tensor(numbers, requires_grad=True), torch.tensor(numbers, requires_grad=True)
 
 
 def check(
@@ -148,7 +149,7 @@ def test_indexing_like_torch_repeated_indices_accumulate(index: object) -> None:
         else index
     )
     if isinstance(index, slice) and index.step and index.step < 0:  # torch has no negative steps
-        reference = torch.tensor(x.data[index].copy())
+        reference = torch.tensor(x.array[index].copy())
         ours = x[index]
         np.testing.assert_array_equal(ours.data, reference.numpy())
         ours.sum().backward()
@@ -163,16 +164,16 @@ def test_shapes_where_concatenate_stack() -> None:
     rng = np.random.default_rng(5)
     (x, tx), (y, _) = both(rng.normal(size=(2, 3))), both(rng.normal(size=(2, 3)))
     check(x.reshape(3, 2).T.transpose(1, 0), tx.reshape(3, 2).T.permute(1, 0), [(x, tx)])
-    mask = x.data > 0
-    (x2, tx2), (y2, ty2) = both(x.data), both(y.data)
+    mask = x.array > 0
+    (x2, tx2), (y2, ty2) = both(x.array), both(y.array)
     check(tg.where(mask, x2, y2), torch.where(torch.tensor(mask), tx2, ty2), [(x2, tx2), (y2, ty2)])
-    (x3, tx3), (y3, ty3) = both(x.data), both(y.data)
+    (x3, tx3), (y3, ty3) = both(x.array), both(y.array)
     check(
         tg.concatenate([x3, y3, x3], axis=1),
         torch.cat([tx3, ty3, tx3], dim=1),
         [(x3, tx3), (y3, ty3)],
     )
-    (x4, tx4), (y4, ty4) = both(x.data), both(y.data)
+    (x4, tx4), (y4, ty4) = both(x.array), both(y.array)
     check(tg.stack([x4, y4], axis=1), torch.stack([tx4, ty4], dim=1), [(x4, tx4), (y4, ty4)])
 
 
@@ -246,7 +247,7 @@ def test_float32_stays_float32() -> None:
     assert out.dtype == np.float32
     out.backward()
     assert x.grad.dtype == np.float32 and w.grad.dtype == np.float32
-    assert tg.Tensor(3).dtype == np.float64 and tg.Tensor(np.arange(3)).dtype == np.float64
+    assert tg.Tensor(3).dtype == tg.float32 and tg.Tensor(np.arange(3)).dtype == tg.int64
 
 
 def test_second_derivatives_under_create_graph_match_torch() -> None:
@@ -319,9 +320,9 @@ def test_linear_and_sequential_as_pytorch(tmp_path: Path) -> None:
         copy.load(tmp_path / name)
         for (n, p), (_, q) in zip(model.named_parameters(), copy.named_parameters()):
             assert q.data.dtype == p.data.dtype
-            assert q.data.tobytes() == p.data.tobytes(), n
+            assert q.array.tobytes() == p.array.tobytes(), n
     other = tg.nn.Sequential(tg.nn.Linear(4, 9), tg.nn.ReLU(), tg.nn.Linear(9, 3))
-    before = [p.data.copy() for p in other.parameters()]
+    before = [p.array.copy() for p in other.parameters()]
     with pytest.raises(ValueError, match="shape"):
         other.load(tmp_path / "model.npz")
     assert all((a == p.data).all() for a, p in zip(before, other.parameters()))
@@ -388,7 +389,7 @@ def test_the_engine_frees_intermediate_gradients_as_it_goes() -> None:
     h = x
     for _ in range(12):
         h = (h * 1.01).tanh()
-    size = x.data.nbytes
+    size = x.array.nbytes
     tracemalloc.start()
     start = tracemalloc.get_traced_memory()[0]
     h.sum().backward()
@@ -409,7 +410,7 @@ def test_transpose_with_negative_axes(shape: tuple[int, ...], axes: tuple[int, .
 def test_tensors_as_indices_mask_or_pick_as_in_torch() -> None:
     x, tx = both(np.random.default_rng(5).normal(size=(3, 4)))
     check(x[x > 0], tx[tx > 0], [(x, tx)])
-    rows, cols = (tg.tensor(i, dtype=tg.int64) for i in ([2, 0, 2], [1, 1, 3]))  # as torch's
+    rows, cols = tg.tensor([2, 0, 2]), tg.tensor([1, 1, 3])  # int64, as torch.tensor's
     check(x[rows, cols], tx[torch.tensor([2, 0, 2]), torch.tensor([1, 1, 3])], [(x, tx)], 1)
     check(x[(rows, 0)], tx[(torch.tensor([2, 0, 2]), 0)], [(x, tx)], 2)
 
@@ -485,8 +486,8 @@ def test_linear_on_one_sample() -> None:
     layer = tg.nn.Linear(3, 2, dtype=np.float64, seed=0)
     reference = torch.nn.Linear(3, 2).double()
     with torch.no_grad():
-        reference.weight.copy_(torch.tensor(layer.weight.data))
-        reference.bias.copy_(torch.tensor(layer.bias.data))
+        reference.weight.copy_(torch.tensor(layer.weight.array))
+        reference.bias.copy_(torch.tensor(layer.bias.array))
     x = np.array([0.5, -1.0, 2.0])
     (layer(x) * np.array([1.0, -2.0])).sum().backward()
     (reference(torch.tensor(x)) * torch.tensor([1.0, -2.0])).sum().backward()
@@ -496,7 +497,7 @@ def test_linear_on_one_sample() -> None:
 
 def test_momentum_keeps_a_buffer_of_its_own() -> None:
     ours, theirs = (
-        tg.Tensor([1.0, 2.0], requires_grad=True),
+        tg.tensor([1.0, 2.0], dtype=tg.float64, requires_grad=True),
         torch.tensor([1.0, 2.0], dtype=torch.float64, requires_grad=True),
     )
     opt_o, opt_t = (
@@ -508,7 +509,7 @@ def test_momentum_keeps_a_buffer_of_its_own() -> None:
         (theirs * theirs).sum().backward()
         opt_o.step()
         opt_t.step()
-        ours.grad.fill(0)  # zeroed in place, as torch users do with grad.zero_()
+        ours.grad.zero_()  # zeroed in place, as torch users do
         theirs.grad.zero_()
     np.testing.assert_allclose(ours.data, theirs.detach().numpy(), rtol=1e-14)
 
@@ -534,12 +535,12 @@ def test_a_0d_gradient_stays_an_array_after_two_backwards_and_zero_grad_forgets_
     w = tg.Tensor([1.0], requires_grad=True)
     (s * s).backward()
     (s * s).backward()
-    assert isinstance(s.grad, np.ndarray) and s.grad.shape == () and float(s.grad) == 8.0
+    assert isinstance(s.grad, tg.Tensor) and s.grad.shape == () and float(s.grad) == 8.0
     opt = tg.optim.Adam([s, w], lr=0.1)
     opt.step()
     opt.zero_grad()
     assert s.grad is None and w.grad is None
-    before = s.data.copy()
+    before = s.array.copy()
     (w * w).sum().backward()
     opt.step()  # s took no part: no gradient, no move
     assert s.data == before

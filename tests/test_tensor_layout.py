@@ -86,7 +86,7 @@ def outcome(call: Any) -> tuple[Any, BaseException | None]:
 
 
 def strides(x: tg.Tensor) -> tuple[int, ...]:
-    return tuple(s // x.data.itemsize for s in x.data.strides)
+    return tuple(s // x.array.itemsize for s in x.array.strides)
 
 
 @settings(max_examples=300)  # a refusal is one draw in ten: some thirty of them

@@ -53,7 +53,7 @@ def test_elementwise_op_matches_torch_with_broadcasting(name: str, data, seed: i
     theirs = [torch.tensor(a, requires_grad=True) for a in arrays]
     out, expected = op(*ours), reference(op, scalars=False)(*theirs)
     assert out.shape == tuple(expected.shape)
-    assert_forward_close(op, arrays, out.data, expected.detach().numpy())
+    assert_forward_close(op, arrays, out.array, expected.detach().numpy())
     weights = rng.uniform(-1.0, 1.0, out.shape)
     (out * weights).sum().backward()
     # each element's terms before broadcasting sums them: the rounding of a sum, in whatever
@@ -65,11 +65,11 @@ def test_elementwise_op_matches_torch_with_broadcasting(name: str, data, seed: i
     for k, (mine, terms) in enumerate(zip(ours, spread)):
         assert mine.grad is not None and terms.grad is not None
         assert mine.grad.shape == mine.shape
-        count = max(1, out.data.size // max(1, mine.data.size))
+        count = max(1, out.array.size // max(1, mine.array.size))
         size = unbroadcast(np.abs(terms.grad.numpy()), mine.shape)
         # where PyTorch refuses, its gradients of the broadcast inputs, summed as they broadcast
         theirs_k = references[k] if references else unbroadcast(terms.grad.numpy(), mine.shape)
-        error = np.abs(mine.grad - theirs_k)
+        error = np.abs(mine.grad.array - theirs_k)
         bound = 1e-12 * np.abs(theirs_k) + count * 2.0**-52 * size
         assert np.all(error <= bound), (mine.grad, theirs_k, bound)
 
@@ -139,10 +139,10 @@ def test_special_points_hold_on_tensors_of_any_shape(name: str, xs, value, parti
         tensors = [tg.Tensor(np.full(shape, x), requires_grad=True) for x in xs]
         out = OPS[name](*tensors)
         out.sum().backward()
-        assert all(same(v, value) for v in out.data.ravel().tolist()), (name, shape)
+        assert all(same(v, value) for v in out.array.ravel().tolist()), (name, shape)
         for tensor, partial in zip(tensors, partials):
             assert tensor.grad is not None
-            got = tensor.grad.ravel().tolist()
+            got = tensor.grad.array.ravel().tolist()
             assert all(same(g, partial) for g in got), (name, shape, got, partial)
 
 

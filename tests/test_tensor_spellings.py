@@ -5,6 +5,7 @@ as booleans or floats (refused, as PyTorch refuses them), and ``tg.tensor`` as
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Callable
 from types import SimpleNamespace
 from typing import Any
@@ -134,12 +135,26 @@ def test_to_another_device_says_topograd_runs_on_the_cpu(device: str) -> None:
         tg.Tensor(X).to(device=device)
 
 
-@pytest.mark.parametrize("dtype", ["int64", int, np.int64, bool, "bool", True, np.complex128])
-def test_to_a_dtype_other_than_a_float_says_tensors_hold_floats(dtype: Any) -> None:
-    with pytest.raises(TypeError, match="Tensors hold floats: float16, float32 or float64"):
+@pytest.mark.parametrize("name", ["int64", "int32", "int8", "uint8", "bool", "float16"])
+@pytest.mark.parametrize("spelt", ["dtype", "python"])
+def test_to_another_dtype_casts_as_pytorch_does(name: str, spelt: str) -> None:
+    if spelt == "python" and name not in ("int64", "bool"):
+        pytest.skip("Python's types name only int64 (int) and bool")
+    python = {"int64": int, "bool": bool}
+    ours, theirs = (
+        (getattr(tg, name), getattr(torch, name)) if spelt == "dtype" else (python[name],) * 2
+    )
+    x = np.array([-2.7, -0.5, 0.0, 0.5, 3.9, 300.2])
+    got, expected = tg.tensor(x).to(ours), torch.tensor(x).to(theirs)
+    assert repr(got.dtype).split(".")[1] == str(expected.dtype).split(".")[1]
+    np.testing.assert_array_equal(got.numpy(), expected.numpy())
+    assert tg.tensor(x).to("cpu", dtype=ours).dtype == got.dtype
+
+
+@pytest.mark.parametrize("dtype", [True, 2, np.complex128, "complex64"])
+def test_to_what_is_no_dtype_of_topograds_is_refused(dtype: Any) -> None:
+    with pytest.raises(TypeError):
         tg.Tensor(X).to(dtype)
-    with pytest.raises(TypeError, match="Tensors hold floats"):
-        tg.Tensor(X).to("cpu", dtype=dtype)
 
 
 # transpose: of a number, by keyword, and its dims out of range.
@@ -329,7 +344,7 @@ def test_tensor_copies_its_data_as_torch_tensor(x: np.ndarray) -> None:
     source[...] = 42.0  # the source changed after: neither Tensor sees it
     np.testing.assert_array_equal(got.data, expected.numpy())
     assert got.dtype == np.float64 and expected.dtype == torch.float64
-    assert got.is_leaf and not got.requires_grad and got.data.base is not source
+    assert got.is_leaf and not got.requires_grad and got.array.base is not source
 
 
 def test_tensor_of_a_tensor_is_a_detached_leaf_copy() -> None:
@@ -347,16 +362,25 @@ def test_tensor_of_a_tensor_is_a_detached_leaf_copy() -> None:
     assert ours.data[0] == 2.0 * X[0]
 
 
-@pytest.mark.parametrize("data", [[1, 2, 3], [[0.5, -1.0]], 2.5, [], np.array([1.0, 2.0])])
+def test_tensor_of_whole_numbers_cannot_require_a_gradient_as_in_pytorch() -> None:
+    with pytest.raises(RuntimeError, match="floating point"):
+        torch.tensor([1, 2, 3], requires_grad=True)
+    with pytest.raises(RuntimeError, match="floating point"):
+        tg.tensor([1, 2, 3], requires_grad=True)
+
+
+@pytest.mark.parametrize("data", [[1.0, 2, 3], [[0.5, -1.0]], 2.5, [], np.array([1.0, 2.0])])
 def test_tensor_with_requires_grad_is_a_leaf_with_torchs_gradient(data: Any) -> None:
     ours = tg.tensor(data, requires_grad=True)
-    theirs = torch.tensor(data, dtype=torch.float64, requires_grad=True)  # ints: floats in ours
+    theirs = torch.tensor(data, requires_grad=True)  # float32 from lists, as ours
     assert ours.is_leaf and ours.requires_grad and ours.shape == tuple(theirs.shape)
     weights = np.linspace(-1.0, 2.0, theirs.numel()).reshape(theirs.shape)
     (ours.exp() * weights).sum().backward()
     (theirs.exp() * torch.tensor(weights)).sum().backward()
     assert ours.grad is not None and theirs.grad is not None
-    np.testing.assert_allclose(ours.grad, theirs.grad.numpy(), rtol=1e-15)
+    # exp's float32 kernels (NumPy's, PyTorch's vectorised one) are a last bit apart here and
+    # there, by CPU; float64 ones are correctly rounded in both, almost always
+    np.testing.assert_array_max_ulp(ours.grad.numpy(), theirs.grad.numpy(), maxulp=2)
 
 
 @pytest.mark.parametrize(
@@ -378,7 +402,10 @@ def test_tensor_takes_torchs_dtype(data: Any, ours: Any, theirs: Any) -> None:
     assert leaf.requires_grad and leaf.is_leaf and leaf.dtype == got.dtype
 
 
-@pytest.mark.xfail(strict=True, raises=RuntimeWarning, reason="NumPy warns on the overflow")
 def test_tensor_rounds_what_overflows_float32_to_inf_as_torch() -> None:
+    """Quietly, as PyTorch's (NumPy's cast would warn of the overflow)."""
     expected = torch.tensor([3.4e39, -1e40], dtype=torch.float32)
-    np.testing.assert_array_equal(tg.tensor([3.4e39, -1e40], dtype=tg.float32).data, expected)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        made = tg.tensor([3.4e39, -1e40], dtype=tg.float32)
+    np.testing.assert_array_equal(made.array, expected.numpy())

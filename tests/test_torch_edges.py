@@ -143,9 +143,11 @@ def test_a_refusal_is_pytorchs_kind_of_error(name: str) -> None:
 
 def test_a_tensor_of_one_integer_is_an_int_and_an_index() -> None:
     for lib in (tg, torch):
-        t = lib.tensor(2, dtype=lib.int64)
+        t = lib.tensor(2)
         assert int(t) == 2 and [10, 20, 30][t] == 30
         assert [10, 20, 30][lib.tensor(True)] == 20  # (a boolean is an integer)
+        with pytest.raises(TypeError, match="only integer tensors of a single element"):
+            [10, 20, 30][lib.tensor(2.0)]
     assert int(tg.tensor([[3.7]])) == int(torch.tensor([[3.7]])) == 3
     for lib in (tg, torch):  # of a float, whole or not: no index, as PyTorch's
         with pytest.raises(TypeError, match="only integer tensors of a single element"):

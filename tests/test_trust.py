@@ -35,7 +35,7 @@ CASES: list[tuple[str, Callable[..., Any], list[float], float]] = [
 ]
 KINDS = {
     "Value": lambda x: tg.Value(x),
-    "Tensor": lambda x: tg.Tensor(x, requires_grad=True),
+    "Tensor": lambda x: tg.tensor(x, dtype=tg.float64, requires_grad=True),
 }
 
 
@@ -140,7 +140,7 @@ def test_float16_stays_float16_as_in_pytorch() -> None:
 def test_numpy_sees_a_tensor_as_its_numbers() -> None:
     t = tg.Tensor([[1.0, 2.0], [3.0, 4.0]])
     array = np.asarray(t)
-    assert array.dtype == np.float64 and array.tolist() == [[1.0, 2.0], [3.0, 4.0]]
+    assert array.dtype == np.float32 and array.tolist() == [[1.0, 2.0], [3.0, 4.0]]
     assert np.asarray(t, dtype=np.float32).dtype == np.float32
     assert not np.shares_memory(np.array(t, copy=True), t.data)
     assert np.shares_memory(np.asarray(t), t.data)
@@ -148,11 +148,11 @@ def test_numpy_sees_a_tensor_as_its_numbers() -> None:
         np.asarray(tg.Tensor([1.0], requires_grad=True))  # NumPy would drop its gradient
 
 
-def test_grad_of_a_0d_tensor_is_an_array_as_its_grad() -> None:
+def test_grad_of_a_0d_tensor_is_a_tensor_as_its_grad() -> None:
     x = tg.Tensor(3.0, requires_grad=True)
     (g,) = tg.grad(x * x, [x])
     (x * x).backward()
-    assert type(g) is type(x.grad) is np.ndarray
+    assert type(g) is type(x.grad) is tg.Tensor
     assert g.shape == x.grad.shape == ()
 
 

@@ -16,11 +16,19 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
-from . import nn, ops, optim
+from . import autograd, nn, ops, optim, utils
 from .autograd.engine import backward, grad
 from .autograd.function import Function
 from .autograd.kinds import load_kind_on_sight
-from .autograd.modes import AnomalyError, detect_anomaly, is_grad_enabled, no_grad
+from .autograd.modes import (
+    AnomalyError,
+    detect_anomaly,
+    enable_grad,
+    inference_mode,
+    is_grad_enabled,
+    no_grad,
+    set_grad_enabled,
+)
 from .autograd.registry import OPS
 from .ops.selection import select as where  # the registry's entry: Values and Tensors alike
 from .ops.spellings import AS_FUNCTIONS
@@ -34,55 +42,89 @@ if TYPE_CHECKING:
     from . import func
     from .compiler import GuardError, TraceError, compile  # noqa: A004 - tg.compile
     from .grading import grade
+    from .nn.serialization import load, save
     from .notebook import widget
-    from .tensors import (
-        Generator,
-        Tensor,
-        arange,
-        bernoulli,
-        cat,
-        concat,
-        concatenate,
-        default_generator,
-        einsum,
-        eye,
-        float16,
-        float32,
-        float64,
-        from_numpy,
-        full,
-        get_rng_state,
-        initial_seed,
-        int32,
-        int64,
-        linspace,
-        long,
-        manual_seed,
-        multinomial,
-        normal,
-        ones,
-        ones_like,
-        outer,
-        rand,
-        rand_like,
-        randint,
-        randint_like,
-        randn,
-        randn_like,
-        random,
-        randperm,
-        seed,
-        set_rng_state,
-        stack,
-        tensor,
-        tensordot,
-        zeros,
-        zeros_like,
-    )
+    from .tensors import *  # noqa: F403 - the names of _TENSORS
     from .verify.gradcheck import GradcheckError, gradcheck
     from .verify.tensors import TensorGradcheckError
     from .viz.draw import draw, to_dot, to_svg
     from .viz.trace import Trace, trace
+
+# The Tensor kind's names (topograd.tensors.__all__, which a test holds this to), imported with
+# NumPy when one is first asked for: ``import topograd`` and the scalar engine load no NumPy.
+_TENSORS = (
+    "Generator",
+    "Tensor",
+    "allclose",
+    "arange",
+    "as_tensor",
+    "backends",
+    "bernoulli",
+    "cat",
+    "concat",
+    "concatenate",
+    "cuda",
+    "default_generator",
+    "device",
+    "dtype",
+    "einsum",
+    "empty",
+    "empty_like",
+    "equal",
+    "eye",
+    "float16",
+    "float32",
+    "float64",
+    "from_numpy",
+    "full",
+    "full_like",
+    "get_default_device",
+    "get_default_dtype",
+    "get_rng_state",
+    "histogram",
+    "initial_seed",
+    "int8",
+    "int16",
+    "int32",
+    "int64",
+    "is_tensor",
+    "isclose",
+    "linspace",
+    "log_softmax",
+    "manual_seed",
+    "meshgrid",
+    "multinomial",
+    "normal",
+    "numel",
+    "ones",
+    "ones_like",
+    "outer",
+    "promote_types",
+    "rand",
+    "rand_like",
+    "randint",
+    "randint_like",
+    "randn",
+    "randn_like",
+    "random",
+    "randperm",
+    "result_type",
+    "seed",
+    "set_default_device",
+    "set_default_dtype",
+    "set_printoptions",
+    "set_rng_state",
+    "softmax",
+    "stack",
+    "tensor",
+    "tensordot",
+    "uint8",
+    "zeros",
+    "zeros_like",
+)
+# PyTorch's dtype names that are Python's too (tg.float, tg.int, tg.bool ...): found by name in
+# topograd.tensors.dtypes, never bound here, where they would hide Python's builtins.
+_DTYPE_ALIASES = ("bool", "double", "float", "half", "int", "long", "short")
 
 # name -> the module that holds it, imported when first asked for: the Tensor kind (NumPy), and
 # the checks and drawings, which a model does not need to run.
@@ -91,52 +133,13 @@ _ON_FIRST_USE = {
     "compile": "topograd.compiler",
     "GuardError": "topograd.compiler",
     "TraceError": "topograd.compiler",
-    "Tensor": "topograd.tensors",
-    "Generator": "topograd.tensors",
-    "arange": "topograd.tensors",
-    "eye": "topograd.tensors",
-    "float16": "topograd.tensors",
-    "float32": "topograd.tensors",
-    "float64": "topograd.tensors",
-    "int32": "topograd.tensors",
-    "int64": "topograd.tensors",
-    "long": "topograd.tensors",
-    "full": "topograd.tensors",
-    "linspace": "topograd.tensors",
-    "manual_seed": "topograd.tensors",
-    "ones": "topograd.tensors",
-    "ones_like": "topograd.tensors",
-    "rand": "topograd.tensors",
-    "randn": "topograd.tensors",
-    "bernoulli": "topograd.tensors",
-    "default_generator": "topograd.tensors",
-    "get_rng_state": "topograd.tensors",
-    "initial_seed": "topograd.tensors",
-    "multinomial": "topograd.tensors",
-    "normal": "topograd.tensors",
-    "rand_like": "topograd.tensors",
-    "randint": "topograd.tensors",
-    "randint_like": "topograd.tensors",
-    "randn_like": "topograd.tensors",
-    "randperm": "topograd.tensors",
-    "random": "topograd.tensors",  # the subpackage, as torch.random (fork_rng, ...)
-    "seed": "topograd.tensors",
-    "set_rng_state": "topograd.tensors",
-    "zeros": "topograd.tensors",
-    "zeros_like": "topograd.tensors",
-    "concatenate": "topograd.tensors",
-    "cat": "topograd.tensors",
-    "concat": "topograd.tensors",
-    "from_numpy": "topograd.tensors",
-    "einsum": "topograd.tensors",
-    "outer": "topograd.tensors",
-    "tensor": "topograd.tensors",
-    "tensordot": "topograd.tensors",
-    "stack": "topograd.tensors",
+    **dict.fromkeys(_TENSORS, "topograd.tensors"),
     "TensorGradcheckError": "topograd.verify.tensors",
     "GradcheckError": "topograd.verify.gradcheck",
     "gradcheck": "topograd.verify.gradcheck",
     "grade": "topograd.grading",
+    "save": "topograd.nn.serialization",  # tg.save / tg.load: NumPy, and safetensors inside
+    "load": "topograd.nn.serialization",
     "widget": "topograd.notebook",
     "draw": "topograd.viz.draw",
     "to_dot": "topograd.viz.draw",
@@ -149,77 +152,43 @@ __all__ = [
     "AnomalyError",
     "CustomOpError",
     "Function",
-    "Generator",
     "GradcheckError",
     "GuardError",
-    "Tensor",
     "TensorGradcheckError",
     "Trace",
     "TraceError",
     "Value",
     "affine",
-    "arange",
+    "autograd",
     "backward",
-    "bernoulli",
-    "cat",
     "compile",
-    "concat",
-    "concatenate",
     "custom_op",
     "datasets",
-    "default_generator",
     "detect_anomaly",
     "dot",
     "draw",
-    "einsum",
-    "eye",
-    "float16",
-    "float32",
-    "float64",
-    "from_numpy",
-    "full",
+    "enable_grad",
     "func",
-    "get_rng_state",
     "grad",
     "gradcheck",
     "grade",
-    "initial_seed",
-    "int32",
-    "int64",
+    "inference_mode",
     "is_grad_enabled",
-    "linspace",
-    "long",
-    "manual_seed",
-    "multinomial",
+    "load",
     "nn",
     "no_grad",
-    "normal",
-    "ones",
-    "ones_like",
     "ops",
     "optim",
-    "outer",
-    "rand",
-    "rand_like",
-    "randint",
-    "randint_like",
-    "randn",
-    "randn_like",
-    "random",
-    "randperm",
-    "seed",
-    "set_rng_state",
-    "stack",
+    "save",
+    "set_grad_enabled",
     "sum",
-    "tensor",
-    "tensordot",
     "to_dot",
     "to_svg",
     "trace",
+    "utils",
     "where",
     "widget",
-    "zeros",
-    "zeros_like",
+    *_TENSORS,
 ]
 __version__ = "0.1.0"
 
@@ -241,12 +210,21 @@ def __dir__() -> list[str]:
 
 
 def __getattr__(name: str) -> Any:
-    """The names of ``_ON_FIRST_USE``, imported when first asked for, and the registry's
-    functions of one variable and pairwise ops (``tg.exp``, ``tg.maximum``)."""
+    """The names of ``_ON_FIRST_USE``, imported when first asked for, PyTorch's dtype aliases
+    (``tg.float``, ``tg.long``), and the registry's functions of one variable and pairwise ops
+    (``tg.exp``, ``tg.maximum``)."""
     op = OPS.get(name)
     if op is not None and (op.function or name in _PAIRWISE) and not op.custom:
         return op
+    if name in _DTYPE_ALIASES:
+        from .tensors.dtypes import NAMES
+
+        return NAMES[name]
     if name not in _ON_FIRST_USE:
+        from .tensors.dtypes import MISSING
+
+        if name in MISSING:
+            raise AttributeError(f"topograd has no {name}: {MISSING[name]}")
         if name in AS_FUNCTIONS:  # PyTorch's functions of Tensors: tg.tril, tg.matmul
             from .tensors.functions import MethodAsFunction
 

@@ -235,10 +235,11 @@ def observe_backward(output: Any, gradient: Any, observer: Observer) -> None:
     _propagate([output], [seed], False, {}, observer)
 
 
-def backward(outputs: Sequence[Any], grads: Sequence[Any]) -> None:
+def backward(outputs: Sequence[Any], grads: Sequence[Any], create_graph: bool = False) -> None:
     """Backward from several outputs at once, each seeded with its upstream gradient: adds to
     ``.grad`` of every node they depend on the sum over outputs of (upstream gradient x
-    d output / d node), each node's rule run once.
+    d output / d node), each node's rule run once. With ``create_graph`` (a kind that keeps
+    gradients as nodes: Tensors) the gradients have a graph, to differentiate again.
 
     >>> import topograd as tg
     >>> x = tg.Value(2.0)
@@ -252,7 +253,10 @@ def backward(outputs: Sequence[Any], grads: Sequence[Any]) -> None:
     kind = _same_kind("backward", "outputs", outputs)
     if len(outputs) != len(grads):
         raise ValueError(f"backward() got {len(outputs)} outputs but {len(grads)} gradients")
-    _propagate(outputs, [kind.seed(o, g) for o, g in zip(outputs, grads)], False, None)
+    seeds = [kind.seed(o, g) for o, g in zip(outputs, grads)]
+    if create_graph:  # an upstream gradient that is a node stays one: the result depends on it
+        seeds = [g if kind_of(g) is kind else s for s, g in zip(seeds, grads)]
+    _propagate(outputs, seeds, create_graph, None)
 
 
 def grad(

@@ -69,7 +69,11 @@ class Kind(Protocol):
 
     def forget(self, node: Any) -> None: ...  # zero_grad: 0.0 for a Value, None for a Tensor
 
-    def gradient(self, node: Any) -> Any: ...  # .grad, or None where no backward reached it
+    def gradient(self, node: Any) -> Any: ...  # .grad's numbers, or None where none reached it
+
+    # what an optimizer moves: an object whose ``.data`` is the node's numbers (a Value itself;
+    # for a Tensor its array, written in place by ``data -= ...``)
+    def moved(self, node: Any) -> Any: ...
 
     # whether grad() asks for a graph where it differentiates and refuses an unused input, as
     # PyTorch's autograd.grad (Tensors), or gives zeros (Values, as micrograd's users expect)

@@ -17,7 +17,7 @@ import os
 import sys
 import threading
 from collections.abc import Iterator, Sequence
-from contextlib import AbstractContextManager, contextmanager
+from contextlib import ContextDecorator, contextmanager
 from typing import Any
 
 
@@ -110,9 +110,76 @@ def recording(record: bool) -> Iterator[None]:
         grad_mode.record = previous
 
 
-def no_grad() -> AbstractContextManager[None]:
-    """Inside it, ops record no parents: results are leaves (``op == ""``). Per thread."""
-    return recording(False)
+class GradMode(ContextDecorator):
+    """Ops record (``record``) or not inside it, in this thread; a decorator too, of a function
+    that runs so (``@tg.no_grad()`` and, as PyTorch takes it, ``@tg.no_grad``)."""
+
+    def __init__(self, record: bool) -> None:
+        self.record = record
+        self.previous: list[Any] = []  # (a stack: the same object may be entered again)
+
+    def __new__(cls, *args: Any, **kwargs: Any) -> Any:
+        if len(args) == 1 and callable(args[0]) and not kwargs and cls.takes_a_function:
+            return cls()(args[0])  # type: ignore[call-arg]  # @tg.no_grad, without parentheses
+        return super().__new__(cls)
+
+    takes_a_function = False
+
+    def __enter__(self) -> None:
+        self.previous.append(grad_mode.record)
+        grad_mode.record = (REMEMBER if grad_mode.check_nan else True) if self.record else False
+
+    def __exit__(self, *exc: Any) -> None:
+        grad_mode.record = self.previous.pop()
+
+    def _recreate_cm(self) -> GradMode:
+        """A new one for each call of a decorated function (threads, recursion)."""
+        return GradMode(self.record)
+
+
+class no_grad(GradMode):  # noqa: N801 - PyTorch's name
+    """Inside it, ops record no parents: results are leaves (``op == ""``). Per thread; a
+    decorator too (``@tg.no_grad`` or ``@tg.no_grad()``)."""
+
+    takes_a_function = True
+
+    def __init__(self, function: Any = None) -> None:
+        super().__init__(False)
+
+
+class enable_grad(GradMode):  # noqa: N801 - PyTorch's name
+    """Inside it, ops record their parents, even within ``no_grad``."""
+
+    takes_a_function = True
+
+    def __init__(self, function: Any = None) -> None:
+        super().__init__(True)
+
+
+class inference_mode(GradMode):  # noqa: N801 - PyTorch's name
+    """``no_grad`` (with ``mode=True``, the default), as PyTorch's inference mode reads to a
+    program that makes no graph; ``inference_mode(False)`` records."""
+
+    takes_a_function = True
+
+    def __init__(self, mode: Any = True) -> None:
+        super().__init__(not mode if isinstance(mode, bool) else False)
+
+
+class set_grad_enabled(GradMode):  # noqa: N801 - PyTorch's name
+    """Ops record or not from now on (``tg.set_grad_enabled(False)``), or inside it (``with``),
+    as PyTorch's: the mode is set when it is made, and set back when a ``with`` ends."""
+
+    def __init__(self, mode: bool) -> None:
+        super().__init__(bool(mode))
+        self.previous.append(grad_mode.record)
+        grad_mode.record = (REMEMBER if grad_mode.check_nan else True) if mode else False
+
+    def __enter__(self) -> None:
+        pass
+
+    def __exit__(self, *exc: Any) -> None:
+        grad_mode.record = self.previous.pop()
 
 
 @contextmanager

@@ -118,6 +118,7 @@ class Op:
         "arity",
         "array",
         "batches",
+        "bools",
         "cases",
         "code",
         "custom",
@@ -125,6 +126,7 @@ class Op:
         "differs",
         "domain",
         "forward",
+        "integers",
         "maths",
         "name",
         "rule",
@@ -134,6 +136,7 @@ class Op:
         "symbol",
         "takes_needs",
         "torch",
+        "views",
     )
 
     def __init__(
@@ -158,6 +161,9 @@ class Op:
         batches: bool = False,
         forward: Callable[..., Any] | None = None,
         code: Code | None = None,
+        integers: str = "promote",
+        bools: bool = True,
+        views: bool = False,
     ) -> None:
         self.name = name  # the ``.op`` of its results, the method's and the parser's name
         self.rule = rule
@@ -190,6 +196,12 @@ class Op:
         # an op applied element by element only)
         self.forward = forward
         self.code = code  # the op as Python source on floats, for tg.compile (None: calls)
+        # what the op does with integer and boolean Tensors, as PyTorch's (tensors/casting.py):
+        # "promote" (to the default float dtype), "keep", "int64", "same" or "floats"
+        self.integers = integers
+        self.bools = bools  # whether it takes booleans at all
+        # on Tensors, its result may share its input's numbers (a view: reshape, getitem)
+        self.views = views
 
     @overload
     def __call__(self, x: T, /) -> T: ...
@@ -233,6 +245,11 @@ class Op:
         return self.saves is None or position in self.saves
 
     @property
+    def grad_fn(self) -> str:
+        """The name PyTorch gives the backward of such an op: "MulBackward0"."""
+        return "".join(part.capitalize() for part in self.name.split("_")) + "Backward0"
+
+    @property
     def written(self) -> str:
         """How formulas and drawings write it: its symbol, or its name."""
         return self.symbol or self.name
@@ -259,6 +276,9 @@ def register(
     batches: bool = False,
     forward: Callable[..., Any] | None = None,
     code: Code | None = None,
+    integers: str = "promote",
+    bools: bool = True,
+    views: bool = False,
 ) -> Callable[[Rule], Op]:
     """Decorate a rule to make it an entry of the registry; the name then holds the ``Op``,
     so later rules can call it: ``cos(x)``. The rule's docstring is the derivative's maths."""
@@ -283,6 +303,9 @@ def register(
             batches=batches,
             forward=forward,
             code=code,
+            integers=integers,
+            bools=bools,
+            views=views,
         )
         add(op)
         return op

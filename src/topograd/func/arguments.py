@@ -43,7 +43,7 @@ class Calling:
 
         if self.keep:
             return x if isinstance(x, Tensor) else constant(array(x))
-        data = array(x.data if isinstance(x, Tensor) else x)
+        data = array(x.array if isinstance(x, Tensor) else x)
         return constant(data) if self.wrapped else data
 
     def zeros(self, of_shape: tuple[int, ...], like: Any) -> Any:
@@ -136,7 +136,7 @@ def _tensor_leaves(atoms: Sequence[Any], names: Sequence[str]) -> tuple[list[Any
                     found.append(p * 1.0)
                 keep = True
                 continue
-            p = p.data
+            p = p.array
         elif isinstance(p, Value):
             raise TypeError(f"{name} is a Value among arrays or Tensors: give one kind")
         elif not is_tensor_like(p) and not is_real(p):

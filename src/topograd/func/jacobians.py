@@ -100,7 +100,7 @@ def units(leaf: Any, chunk: int | None) -> list[Any]:
     ``chunk`` at a time (None: all in one batch)."""
     import numpy as np
 
-    size = leaf.data.size
+    size = leaf.array.size
     every = np.eye(size, dtype=leaf.dtype).reshape((size, *leaf.shape))
     step = size if chunk is None else chunk
     return [every[k : k + step] for k in range(0, size, step)] if size else [every]

@@ -17,6 +17,7 @@ from typing import Any
 from ..autograd.engine import grad as engine_grad
 from ..autograd.kinds import kind_of
 from ..autograd.modes import recording
+from ..ops.helpers import data as numbers
 from ..scalar.value import Value, is_real
 from . import arguments
 from .arguments import Calling, rebuilt, shape, spans
@@ -77,7 +78,7 @@ def _direction(t: Any, of: Any, calling: Calling, what: str, whose: str) -> Any:
         raise TypeError(f"{what} is a Tensor among numbers or Values: give one kind")
     if _is_node(t) and calling.keep:
         return t
-    data = t.data if _is_node(t) else t
+    data = numbers(t) if _is_node(t) else t
     return arguments.array(data) if calling.tensors else float(data)
 
 

@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     from .conv import Conv2d
     from .dropout import Dropout
     from .embedding import Embedding
-    from .layers import Flatten, Identity, Linear, ReLU, Sequential, Tanh
+    from .layers import Flatten, Identity, LazyLinear, Linear, ReLU, Sequential, Tanh
     from .loss_modules import BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, MSELoss, NLLLoss
     from .normalization import BatchNorm1d, LayerNorm
     from .parameter import Parameter
@@ -34,6 +34,7 @@ if TYPE_CHECKING:
 
 _ON_FIRST_USE = {
     "Linear": "layers",
+    "LazyLinear": "layers",
     "Conv2d": "conv",
     "MaxPool2d": "pooling",
     "AvgPool2d": "pooling",
@@ -83,6 +84,7 @@ __all__ = [
     "Identity",
     "Layer",
     "LayerNorm",
+    "LazyLinear",
     "LeakyReLU",
     "Linear",
     "LogSoftmax",

@@ -5,14 +5,14 @@
 ``layers.py``). Each is an op of the registry, or a few of them, so gradients and second
 derivatives come from the registry's rules.
 
-``inplace=True`` is accepted, as PyTorch's signatures have it, and computed out of place:
-topograd records no in-place op in a graph. The result is the same Tensor of numbers, a new
-one.
+``inplace=True`` is accepted, as PyTorch's signatures have it, and computed out of place: the
+result holds the same numbers, in a new Tensor; the input keeps its own (PyTorch's would be
+overwritten).
 
 >>> import topograd as tg
 >>> x = tg.Tensor([-1.0, 0.0, 2.0])
 >>> LeakyReLU(0.2)(x).tolist(), Softmax(dim=0)(tg.zeros(2)).tolist()
-([-0.2, 0.0, 2.0], [0.5, 0.5])
+([-0.20000000298023224, 0.0, 2.0], [0.5, 0.5])
 """
 
 from __future__ import annotations
@@ -80,7 +80,7 @@ def leaky_relu(
     x = as_tensor(input)
     if negative_slope == LEAKY_SLOPE:
         return leaky_relu_op(x)
-    return x * np.where(x.data > 0, 1.0, float(negative_slope)).astype(x.dtype)
+    return x * np.where(x.array > 0, 1.0, float(negative_slope)).astype(x.dtype)
 
 
 def softplus(input: Tensor, beta: float = 1.0, threshold: float = 20.0) -> Tensor:  # noqa: A002
@@ -90,7 +90,7 @@ def softplus(input: Tensor, beta: float = 1.0, threshold: float = 20.0) -> Tenso
     x = as_tensor(input)
     scaled = x if beta == 1.0 else x * float(beta)
     smooth = scaled.softplus() if beta == 1.0 else scaled.softplus() / float(beta)
-    return cast(Tensor, where(scaled.data > threshold, x, smooth))
+    return cast(Tensor, where(scaled.array > threshold, x, smooth))
 
 
 def implicit_dim(name: str, ndim: int, stacklevel: int) -> int:

@@ -19,11 +19,12 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import numpy as np
 
-from ..autograd.errors import RuntimeValueError
+from ..autograd.errors import RuntimeTypeError, RuntimeValueError
 from ..ops import convolution as ops
 from ..ops.geometry import Pair, counts, geometry, pair, pool_geometry, positive
 from ..tensors import Tensor
 from ..tensors.creation import checked_shape
+from ..tensors.dtypes import scalar_name
 from ..tensors.functions import concatenate
 from ..tensors.random import Generator
 from ..tensors.tensor import as_tensor, constant
@@ -31,7 +32,7 @@ from ..tensors.windows import max_pool2d as pick_maxima
 from . import init
 from .layers import layer_init
 from .module import Module
-from .parameter import Parameter, factory_dtype
+from .parameter import Parameter, as_input, factory_dtype
 
 PADDING_MODES = ("zeros", "reflect", "replicate", "circular")
 _NUMPY_MODES = {"reflect": "reflect", "replicate": "edge", "circular": "wrap"}
@@ -65,7 +66,7 @@ def conv2d(
     is a size, a pair, or "valid" (none) or "same" (the output as large as the input, at
     stride 1; an odd total puts the extra row and column at the end, as PyTorch)."""
     w = as_tensor(weight)
-    x = as_tensor(input, w)
+    x = as_input(input, w)
     _check_convolution(x, w, bias, groups)
     pads = 0 if isinstance(padding, str) else padding
     window = geometry(w.shape[-2:], stride, pads, dilation)
@@ -74,7 +75,7 @@ def conv2d(
     kernel = f"{list(w.shape[-2:])} (dilation {window['dilation']})"
     small = min(counts(x.shape[-2:], window)) < 1
     _refuse(small, f"conv2d: the padded input {padded} is smaller than the kernel {kernel}")
-    args = (x, w) if bias is None else (x, w, as_tensor(bias, w))
+    args = (x, w) if bias is None else (x, w, as_input(bias, w))
     del window["kernel_size"]
     return ops.conv2d(*args, **window, groups=groups)  # type: ignore[no-any-return]
 
@@ -92,13 +93,16 @@ def _check_convolution(x: Tensor, w: Tensor, bias: Any, groups: int) -> None:
     channels = w.shape[1] * groups
     wanted = f"expected input{xs} to have {channels} channels, but got {x.shape[-3]} channels"
     _refuse(x.shape[-3] != channels, f"Given groups={groups}, weight of size {ws}, {wanted}")
-    b = None if bias is None else as_tensor(bias, w)
+    b = None if bias is None else as_input(bias, w)
     bs = None if b is None else list(b.shape)
     one = f"expected bias to be 1-dimensional with {w.shape[0]} elements, got size {bs}"
     _refuse(bs is not None and bs != [w.shape[0]], f"Given weight of size {ws}, {one}")
-    dtypes = [str(t.dtype) for t in (x, w, b) if t is not None]
-    if len(set(dtypes)) > 1:
-        raise TypeError(f"conv2d: input, weight and bias must have one dtype, got {dtypes}")
+    other = next((t for t in (w, b) if t is not None and t.dtype != x.dtype), None)
+    if other is not None:  # PyTorch's words
+        raise RuntimeTypeError(
+            f"expected scalar type {scalar_name(x.array.dtype)} but found "
+            f"{scalar_name(other.array.dtype)}"
+        )
 
 
 def _padded(x: Tensor, padding: Any, window: dict[str, Pair]) -> tuple[Tensor, Pair]:
@@ -151,7 +155,7 @@ def max_pool2d(
     out = ops.max_pool2d(x, **params)
     if not return_indices:
         return out
-    _, picked = pick_maxima(x.data, **params, return_indices=True)
+    _, picked = pick_maxima(x.array, **params, return_indices=True)
     return out, constant(picked)
 
 
@@ -270,7 +274,7 @@ class Conv2d(Module):
     def forward(self, input: Any) -> Tensor:  # noqa: A002 - PyTorch's names
         x, padding = input, self.padding
         if self.padding_mode != "zeros":
-            x = _padded_by_mode(as_tensor(x, self.weight), self._sides(), self.padding_mode)
+            x = _padded_by_mode(as_input(x, self.weight), self._sides(), self.padding_mode)
             padding = 0
         return conv2d(x, self.weight, self.bias, self.stride, padding, self.dilation, self.groups)
 

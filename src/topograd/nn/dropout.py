@@ -11,8 +11,8 @@ computes it, so the gradient is the upstream gradient times the same scaled mask
 >>> import topograd as tg
 >>> _ = tg.manual_seed(0)
 >>> out = dropout(tg.ones(1000), p=0.25)
->>> sorted(set(out.tolist())), 700 < int((out.data > 0).sum()) < 800
-([0.0, 1.3333333333333333], True)
+>>> sorted(set(out.tolist())), 700 < int((out > 0).sum()) < 800
+([0.0, 1.3333333730697632], True)
 """
 
 from __future__ import annotations
@@ -43,8 +43,8 @@ def dropout(
     generator: Generator | None = None,
 ) -> Tensor:
     """Each element zeroed with probability ``p``, the others scaled by 1 / (1 - p), where
-    ``training``; else the input itself. ``inplace`` is computed out of place (topograd
-    records no in-place op in a graph); ``generator`` (topograd's own) draws the mask."""
+    ``training``; else the input itself. ``inplace`` is computed out of place (a new
+    Tensor; the input keeps its numbers); ``generator`` (topograd's own) draws the mask."""
     keep = 1.0 - checked_probability(p)
     x = as_tensor(input)
     if not training or x.numel() == 0:
@@ -52,7 +52,7 @@ def dropout(
     if keep == 0.0:  # everything dropped: x times 0, as PyTorch (inf and nan give nan)
         scale = np.zeros(x.shape, x.dtype)
     else:
-        kept = bernoulli_(np.empty_like(x.data, np.bool_), keep, generator=generator)
+        kept = bernoulli_(np.empty_like(x.array, np.bool_), keep, generator=generator)
         scale = (kept / np.asarray(keep, x.dtype)).astype(x.dtype)
     return x * scale
 

@@ -121,7 +121,7 @@ class Embedding(Module):
         >>> table.weight.requires_grad, table(tg.tensor([2], dtype=tg.long)).tolist()
         (False, [[1.0, 1.0]])
         """
-        rows = np.array(embeddings.data if isinstance(embeddings, Tensor) else embeddings)
+        rows = np.array(embeddings.array if isinstance(embeddings, Tensor) else embeddings)
         if rows.ndim != 2:
             raise AssertionError("Embeddings parameter is expected to be 2-dimensional")
         table = cls.__new__(cls)  # (no rows drawn: the generator's next numbers stay as they are)

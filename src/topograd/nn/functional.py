@@ -15,6 +15,7 @@ from .activations import (
 from .conv import avg_pool2d, conv2d, fold, max_pool2d, unfold
 from .dropout import dropout
 from .embedding import embedding
+from .encoding import one_hot
 from .layers import linear
 from .normalization import batch_norm, layer_norm
 from .tensor_losses import (
@@ -44,6 +45,7 @@ __all__ = [
     "max_pool2d",
     "mse_loss",
     "nll_loss",
+    "one_hot",
     "relu",
     "sigmoid",
     "silu",

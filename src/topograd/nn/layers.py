@@ -26,7 +26,7 @@ from .containers import Sequential
 from .module import Module
 from .parameter import Parameter, as_input, factory_dtype
 
-__all__ = ["Flatten", "Identity", "Linear", "ReLU", "Sequential", "Tanh", "linear"]
+__all__ = ["Flatten", "Identity", "LazyLinear", "Linear", "ReLU", "Sequential", "Tanh", "linear"]
 
 # PyTorch's names of the dtypes, as its messages give them
 TORCH_NAMES = {"float16": "Half", "float32": "Float", "float64": "Double"}
@@ -78,6 +78,14 @@ class Linear(Module):
         generator = None if seed is None else Generator().manual_seed(seed)
         self.weight = Parameter(np.empty(shape, kind))
         self.bias = Parameter(np.empty(out_features, kind)) if bias else None
+        self._draw(generator)
+
+    def reset_parameters(self) -> None:
+        """The weights and bias drawn again, as ``__init__`` drew them (from topograd's
+        generator, ``tg.manual_seed``'s), as PyTorch's."""
+        self._draw(None)
+
+    def _draw(self, generator: Generator | None) -> None:
         fan_in = layer_init(self.weight, generator)
         if self.bias is not None:
             bound = 1 / math.sqrt(fan_in) if fan_in > 0 else 0
@@ -97,6 +105,46 @@ class Linear(Module):
         )
 
 
+class LazyLinear(Linear):
+    """A ``Linear`` whose ``in_features`` is the last size of its first input, as PyTorch's:
+    until that first call its weight and bias hold no numbers (a write to them changes
+    nothing), then they are made, drawn as a ``Linear``'s (from ``tg.manual_seed``'s
+    generator), and it is a ``Linear``. The Parameters are the same objects before and after,
+    so an optimizer made before the first call trains them.
+
+    >>> import topograd as tg
+    >>> layer = LazyLinear(2)
+    >>> layer.weight.shape, layer(tg.ones(4, 3)).shape, layer.weight.shape, type(layer).__name__
+    ((0,), (4, 2), (2, 3), 'Linear')
+    """
+
+    def __init__(
+        self, out_features: int, bias: bool = True, device: Any = None, dtype: Any = None
+    ) -> None:
+        kind = factory_dtype(device, dtype)
+        checked_shape((out_features,))
+        self.in_features, self.out_features = 0, out_features
+        self.weight = Parameter(np.empty(0, kind))
+        self.bias = Parameter(np.empty(0, kind)) if bias else None
+
+    def forward(self, input: Operand) -> Tensor:  # noqa: A002 - PyTorch's names
+        x = as_tensor(input)
+        if x.ndim == 0:
+            raise RuntimeError("LazyLinear needs an input of at least one axis, got a number")
+        self.in_features = x.shape[-1]
+        kind = self.weight.array.dtype
+        self.weight.data = np.empty((self.out_features, self.in_features), kind)
+        if self.bias is not None:
+            self.bias.data = np.empty(self.out_features, kind)
+        self.reset_parameters()
+        self.__class__ = Linear  # type: ignore[assignment] # (PyTorch's: its cls_to_become)
+        return linear(input, self.weight, self.bias)
+
+    def __repr__(self) -> str:
+        shown = f"out_features={self.out_features}, bias={self.bias is not None}"
+        return f"LazyLinear(in_features=0, {shown})"
+
+
 def layer_init(weight: Parameter, generator: Generator | None) -> int:
     """A Linear's or a convolution's weight drawn as PyTorch's ``reset_parameters`` draws it
     (nothing drawn where it is empty, without PyTorch's warning); returns its fan-in, of
@@ -107,8 +155,8 @@ def layer_init(weight: Parameter, generator: Generator | None) -> int:
 
 
 class ReLU(Module):
-    """max(x, 0), element by element (``inplace=True`` computed out of place: topograd records
-    no in-place op in a graph)."""
+    """max(x, 0), element by element (``inplace=True`` is computed out of place: the result is
+    a new Tensor, and the input keeps its numbers, where PyTorch's would be overwritten)."""
 
     def __init__(self, inplace: bool = False) -> None:
         self.inplace = inplace

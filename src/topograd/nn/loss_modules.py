@@ -34,7 +34,7 @@ class _Loss(Module):
         self.reduction = losses.reduction_of(size_average, reduce, reduction)
 
     def _buffer(self, name: str, given: Any) -> None:
-        numbers = None if given is None else np.array(as_tensor(given).data)  # its own copy
+        numbers = None if given is None else np.array(as_tensor(given).array)  # its own copy
         self.register_buffer(name, None if numbers is None else constant(numbers))
 
     def __repr__(self) -> str:

@@ -29,6 +29,7 @@ from ..autograd.engine import zero_grad
 from ..autograd.kinds import kind_of
 from ..autograd.versions import wrote
 from . import state as saved
+from . import state_checks as checks
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -151,9 +152,11 @@ class Module:
 
         >>> import topograd as tg
         >>> tg.nn.Linear(2, 1).to("cpu", tg.float64).weight.dtype
-        dtype('float64')
+        topograd.float64
         """
-        from ..tensors.pointwise import cast_arguments, device_index, float_dtype
+        from ..tensors import dtypes
+        from ..tensors.devices import device_index
+        from ..tensors.pointwise import cast_arguments
 
         unknown = set(flags) - {"non_blocking", "memory_format"}
         if unknown:
@@ -161,7 +164,12 @@ class Module:
         dtype, device, _ = cast_arguments(args, dtype, device)
         if device is not None:
             device_index(device)
-        return self if dtype is None else self._cast(float_dtype(dtype).name, "to")
+        if dtype is None:
+            return self
+        found = dtypes.as_dtype(dtype)
+        if not found.is_floating_point:
+            raise TypeError(f"nn.Module.to only accepts floating point dtypes, but got {found}")
+        return self._cast(found.name, "to")
 
     def requires_grad_(self, requires_grad: bool = True) -> Self:
         """Every parameter made to want a gradient (or frozen, ``False``), as PyTorch's; a
@@ -181,56 +189,71 @@ class Module:
 
     def _cast(self, dtype: str, by: str) -> Self:
         found = [t for _, t in [*self.named_parameters(), *self.named_buffers()]]
-        kinds = [getattr(t.data, "dtype", None) for t in found]  # (a Value's number: None)
-        cast = [t for t, k in zip(found, kinds) if k is not None and k.kind == "f" and k != dtype]
-        for t in cast:
-            t.data = t.data.astype(dtype)
-        wrote(cast, f"{type(self).__name__}.{by}")
+        numbers = [checks.numbers_of(t) for t in found]  # (a Value's number: no dtype)
+        cast = [
+            (t, n)
+            for t, n in zip(found, numbers)
+            if hasattr(n, "dtype") and n.dtype.kind == "f" and n.dtype != dtype
+        ]
+        for t, n in cast:
+            t.data = n.astype(dtype)
+        wrote([t for t, _ in cast], f"{type(self).__name__}.{by}")
         return self
 
     def zero_grad(self) -> None:
         """0.0 for a scalar's gradient, None for an array's (as PyTorch)."""
         zero_grad(self.parameters())
 
-    def state_dict(self) -> dict[str, Any]:
-        """Every parameter's and persistent buffer's value by name: a float, or a copy of an
-        array. A parameter held in two places (a tied weight) is there under both names."""
-        return saved.state_of(dict(_walk(self, STATE, named=True)))
+    def state_dict(self, *, prefix: str = "", keep_vars: bool = False) -> dict[str, Any]:
+        """Every parameter's and persistent buffer's value by name (``prefix`` before each),
+        as PyTorch's: a Tensor detached, sharing its numbers with the parameter (a write to
+        one is a write to the other; ``keep_vars=True``: the parameters themselves), a Value's
+        number. A parameter held in two places (a tied weight) is there under both names.
+
+        >>> import topograd as tg
+        >>> state = tg.nn.Linear(2, 1).state_dict()
+        >>> [(k, v.shape, v.dtype, v.requires_grad) for k, v in state.items()]
+        [('weight', (1, 2), topograd.float32, False), ('bias', (1,), topograd.float32, False)]
+        """
+        state = checks.state_of(dict(_walk(self, STATE, named=True)), keep_vars)
+        return {prefix + name: value for name, value in state.items()}
 
     def load_state_dict(self, state: Mapping[str, object], strict: bool = True) -> Any:
-        """Set every parameter and buffer from ``state`` (arrays, Tensors, PyTorch's tensors,
-        anything ``np.asarray`` takes), all of it checked before anything changes; as
-        PyTorch's, a RuntimeError for a missing or unexpected name unless ``strict=False``,
-        and the names that did not match, ``(missing_keys, unexpected_keys)``. A tied weight
-        takes the value of its last name.
+        """Set every parameter and buffer from ``state`` (Tensors, arrays, PyTorch's tensors,
+        anything ``np.asarray`` takes), all of it checked before anything changes, and written
+        into the parameters' own numbers, as PyTorch's ``copy_``; as PyTorch's, a RuntimeError
+        for a missing or unexpected name unless ``strict=False``, and the names that did not
+        match, ``(missing_keys, unexpected_keys)``. A tied weight takes the value of its last
+        name.
 
         >>> import topograd as tg
         >>> tg.nn.Linear(2, 1).load_state_dict({"weight": tg.ones(1, 2)}, strict=False)
         IncompatibleKeys(missing_keys=['bias'], unexpected_keys=[])
         """
         named = dict(_walk(self, STATE, named=True))
-        values, keys = saved.checked_state(type(self).__name__, named, state, strict)
+        values, keys = checks.checked_state(type(self).__name__, named, state, strict)
         for name, value in values.items():
-            named[name].data = value
+            checks.assign(named[name], value)
         written = {id(named[name]): named[name] for name in values}
         wrote(written.values(), f"{type(self).__name__}.load_state_dict")
         return keys
 
     def save(self, path: str | Path) -> None:
-        """Write the state: JSON (readable, exact to the last bit), or ``.npz`` by its name."""
+        """Write the state, in the format of the file's name: ``.safetensors`` (PyTorch's
+        ``safetensors.torch.load_file`` reads it), ``.npz``, or else JSON (readable, exact to
+        the last bit); whole or not at all."""
         saved.save(path, repr(self), self.state_dict())
 
     def load(self, path: str | Path) -> None:
-        """Read a state written by ``save``; a file of the wrong shape or a corrupt one is
-        refused with the reason, and the model is left as it was."""
+        """Read a state written by ``save`` (or a safetensors file of PyTorch's same model); a
+        file of the wrong names or shapes, or a corrupt or hostile one, is refused with a
+        ValueError naming it and the reason, and the model is left as it was."""
         named = dict(_walk(self, STATE, named=True))
-        shapes = {
-            n: tuple(p.data.shape) if hasattr(p.data, "shape") else () for n, p in named.items()
-        }
+        shapes = {n: tuple(getattr(p, "shape", ())) for n, p in named.items()}
         try:
-            self.load_state_dict(saved.load(path, shapes))
-        except saved.StateError as error:  # in one line, naming the file
-            raise saved.StateError(f"{path}: {error.summary}", error.summary) from None
+            self.load_state_dict(saved.load(path, shapes, type(self).__name__))
+        except checks.StateError as error:  # in one line, naming the file
+            raise checks.StateError(f"{path}: {error.summary}", error.summary) from None
         except ValueError as error:  # every refusal names the file
             message = str(error)
             raise ValueError(message if str(path) in message else f"{path}: {message}") from None

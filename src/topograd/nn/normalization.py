@@ -121,7 +121,7 @@ def batch_norm(
         out = (x - mean) / (var + float(eps)).sqrt()
     elif count:
         out, _, _ = _normalized(x, axes, float(eps))
-        _update(running_mean, running_var, x.data, axes, momentum)
+        _update(running_mean, running_var, x.array, axes, momentum)
     else:  # an empty batch: nothing to normalise, nothing learnt of it
         out = x * 1.0
     if weight is not None:
@@ -147,7 +147,7 @@ def _update(
 
 
 def _move(running: Tensor, batch: Any, momentum: float) -> None:
-    new = momentum * batch + (1.0 - momentum) * running.data.astype(np.float64)
+    new = momentum * batch + (1.0 - momentum) * running.array.astype(np.float64)
     with no_grad():
         running.copy_(new.astype(running.dtype))
 
@@ -229,9 +229,9 @@ class BatchNorm1d(Module):
             count = self.num_batches_tracked
             assert count is not None  # (tracking keeps its statistics)
             with no_grad():
-                count.copy_(count.data + 1)
+                count.copy_(count.array + 1)
             if self.momentum is None:  # the mean of every batch so far
-                momentum = 1.0 / float(count.data)
+                momentum = 1.0 / float(count.array)
         use_batch = self.training or not self.track_running_stats
         return batch_norm(
             x,

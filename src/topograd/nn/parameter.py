@@ -12,8 +12,8 @@ from typing import Any
 
 import numpy as np
 
-from ..tensors import Tensor
-from ..tensors.pointwise import device_index, float_dtype
+from ..tensors import Tensor, dtypes
+from ..tensors.devices import device_index
 from ..tensors.tensor import as_tensor, constant
 
 
@@ -23,10 +23,9 @@ class Parameter(Tensor):
     ``state_dict()``, as PyTorch's).
 
     It is a subclass of ``Tensor``, as PyTorch's: every op, method and ``isinstance(p,
-    tg.Tensor)`` takes it as it is, and what an op makes of it is a plain Tensor. Unlike
-    PyTorch's, it holds a copy of the numbers it is given (a write to the Tensor it was made
-    from does not change it): topograd counts writes in place per Tensor, and two Tensors
-    sharing their numbers would let one change behind the other's back.
+    tg.Tensor)`` takes it as it is, and what an op makes of it is a plain Tensor. Made from a
+    Tensor, it shares that Tensor's numbers and its count of writes, as PyTorch's shares its
+    storage: a write to either is seen by both.
     """
 
     __slots__ = ()
@@ -35,9 +34,7 @@ class Parameter(Tensor):
     def __init__(self, data: Any = None, requires_grad: bool = True) -> None:
         if data is None:
             data = np.empty(0)
-        elif isinstance(data, Tensor):
-            data = data.data
-        super().__init__(data, requires_grad=requires_grad)
+        super().__init__(data, requires_grad=requires_grad)  # (a Tensor's numbers shared)
 
     def __repr__(self) -> str:
         return "Parameter containing:\n" + super().__repr__()
@@ -53,20 +50,36 @@ def factory_dtype(device: Any = None, dtype: Any = None) -> np.dtype[Any]:
     """
     if device is not None:
         device_index(device)
-    return float_dtype(np.float32 if dtype is None else dtype)
+    return float_dtype(dtypes.get_default_dtype() if dtype is None else dtype).dtype
+
+
+def float_dtype(given: Any) -> dtypes.dtype:
+    """The float dtype ``given`` names; a TypeError for another: only floats learn.
+
+    >>> float_dtype("float64")
+    topograd.float64
+    """
+    found = dtypes.as_dtype(given)
+    if not found.is_floating_point:
+        raise TypeError(
+            f"a module's parameters and buffers are floats (float16, float32, float64), not "
+            f"{found!r}: only Tensors of floating point dtype can require gradients"
+        )
+    return found
 
 
 def as_input(given: Any, *others: Tensor | None) -> Tensor:
-    """A layer's input as a Tensor: an array or a number takes the dtype of its parameters and
-    statistics ``others`` (a Tensor keeps its own, for the layer to check against theirs).
+    """A layer's input as a Tensor: an array or a number (of any real kind: NumPy's points are
+    often whole numbers) takes the float dtype of its parameters and statistics ``others``; a
+    Tensor keeps its own, for the layer to check against theirs, as PyTorch does.
 
     >>> as_input(np.arange(2.0), Tensor(np.zeros(2, np.float32))).dtype
-    dtype('float32')
+    topograd.float32
     """
     if isinstance(given, Tensor):
         return given
     like = next((t for t in others if t is not None), None)
     x = as_tensor(given, like)
-    if like is not None and x.dtype != like.dtype:
-        return constant(x.data.astype(like.dtype)) if x.dtype.kind == "f" else x
+    if like is not None and x.array.dtype != like.array.dtype and like.is_floating_point():
+        return constant(x.array.astype(like.array.dtype))
     return x

@@ -1,118 +1,48 @@
-"""A module's state on disk: every parameter's value by name, as readable JSON exact to the
-last bit (non-finite numbers as "inf", "-inf", "nan"), or as NumPy's ``.npz`` for arrays when
-the file name says so; never pickle. Loading checks the whole file before anything changes.
-NumPy is imported only where arrays are read or written.
+"""A module's state on disk, in the format its file's name says: ``.safetensors`` (the format
+PyTorch's users share weights in: ``safetensors_files.py``), ``.npz`` (NumPy's), else JSON,
+readable and exact to the last bit (non-finite numbers as "inf", "-inf", "nan"); never pickle.
+Loading checks the whole file before anything changes, and a file for a model against the model
+(its names, shapes and size) before any data is read. NumPy is imported only where arrays are
+read or written.
 """
 
 from __future__ import annotations
 
 import math
 import os
-import stat
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, BinaryIO, NamedTuple
+from typing import Any, BinaryIO
 
-from ..autograd.errors import RuntimeValueError
-from ..autograd.kinds import kind_of
-from ..disk import write_atomically
+from ..disk import open_regular, write_atomically
+from .state_checks import json_float
 
 FORMAT = "topograd.state/1"
 JSON_BYTES_PER_NUMBER = 64  # a number as save writes it takes at most about 30
 JSON_SLACK = 64 * 1024  # the format, the description of the model, the names
-_NON_FINITE = {"inf": math.inf, "-inf": -math.inf, "nan": math.nan}
+SAFETENSORS, NPZ, JSON = ".safetensors", ".npz", ".json"
+Shapes = Mapping[str, tuple[int, ...]]
 
 
-class _Overflowing(str):
-    """A number of a JSON file beyond float64's range (1e400): refused, not read as inf."""
+def file_format(path: str | os.PathLike[str]) -> str:
+    """The format a file's name asks for: ".safetensors" or ".npz" by its suffix (in any case),
+    else ".json".
+
+    >>> file_format("m.SafeTensors"), file_format("m.NPZ"), file_format("m.txt")
+    ('.safetensors', '.npz', '.json')
+    """
+    suffix = Path(path).suffix.lower()
+    return suffix if suffix in (SAFETENSORS, NPZ) else JSON
 
 
-def _json_float(text: str) -> float | str:
-    number = float(text)
-    return number if math.isfinite(number) else _Overflowing(text)
-
-
-def _is_array(x: object) -> bool:
-    return hasattr(x, "dtype") and hasattr(x, "shape")
-
-
-def state_of(named: Mapping[str, Any]) -> dict[str, Any]:
-    """Every parameter's value by name: a float, or a copy of an array."""
-    return {name: p.data.copy() if _is_array(p.data) else p.data for name, p in named.items()}
-
-
-class IncompatibleKeys(NamedTuple):
-    """What ``load_state_dict`` returns, as PyTorch's: the names the module has that the state
-    lacks, and the names of the state that the module lacks."""
-
-    missing_keys: list[str]
-    unexpected_keys: list[str]
-
-    def __repr__(self) -> str:
-        if not self.missing_keys and not self.unexpected_keys:
-            return "<All keys matched successfully>"
-        return (
-            f"IncompatibleKeys(missing_keys={self.missing_keys!r}, "
-            f"unexpected_keys={self.unexpected_keys!r})"
-        )
-
-
-class StateError(RuntimeValueError):
-    """A state that does not fit its module: PyTorch's "Error(s) in loading state_dict for
-    ..." and its lines; ``summary`` says it in one line (for a file's message)."""
-
-    def __init__(self, message: str, summary: str) -> None:
-        super().__init__(message)
-        self.summary = summary
-
-
-def checked_state(
-    owner: str, named: Mapping[str, Any], state: Mapping[str, object], strict: bool = True
-) -> tuple[dict[str, Any], IncompatibleKeys]:
-    """The values of ``state`` for the parameters ``named``, every one checked against the
-    parameter it is for, and the names that do not match; a ``StateError`` naming all that
-    does not fit (a missing or unexpected name only where ``strict``)."""
-    keys = IncompatibleKeys(
-        [n for n in named if n not in state], [n for n in state if n not in named]
-    )
-    lines, problems = [], []
-    if strict and (keys.missing_keys or keys.unexpected_keys):
-        pairs = (("missing", keys.missing_keys), ("unexpected", keys.unexpected_keys))
-        listed = [
-            f"{what} {', '.join(k[:3])}{' ...' if len(k) > 3 else ''}" for what, k in pairs if k
-        ]
-        problems.append(f"the state does not fit this {owner}: {'; '.join(listed)}")
-        lines += [
-            f"{what.capitalize()} key(s) in state_dict: {', '.join(map(repr_key, k))}. "
-            for what, k in pairs
-            if k
-        ]
-    values = {}
-    for name in (n for n in named if n in state):
-        try:
-            values[name] = _checked(name, state[name], named[name].data)
-        except ValueError as error:
-            problems.append(str(error))
-            lines.append(str(error))
-    if problems:
-        message = "\n\t".join([f"Error(s) in loading state_dict for {owner}:", *lines])
-        raise StateError(message, "; ".join(problems))
-    return values, keys
-
-
-def repr_key(name: str) -> str:
-    """A name as PyTorch's messages quote it: "weight"."""
-    return f'"{name}"'
-
-
-def save(path: str | Path, description: str, state: Mapping[str, Any]) -> None:
-    """Write a state: JSON (readable, exact to the last bit), or ``.npz`` by its name; whole or
-    not at all (a failed or killed save leaves the previous file as it was)."""
+def save(path: str | os.PathLike[str], description: str, state: Mapping[str, Any]) -> None:
+    """Write a state in the format of its file's name (``file_format``), whole or not at all (a
+    failed or killed save leaves the previous file as it was)."""
     write_atomically(path, encoded(path, description, state))
 
 
-def encoded(path: str | Path, description: str, state: Mapping[str, Any]) -> bytes:
-    """The bytes ``save`` writes to ``path``: ``.npz`` by its name, else JSON.
+def encoded(path: str | os.PathLike[str], description: str, state: Mapping[str, Any]) -> bytes:
+    """The bytes ``save`` writes to ``path``: safetensors or ``.npz`` by its name, else JSON.
 
     >>> import json
     >>> json.loads(encoded("m.json", "a number", {"w": 0.5}))["state"]
@@ -120,13 +50,20 @@ def encoded(path: str | Path, description: str, state: Mapping[str, Any]) -> byt
     >>> encoded("m.NPZ", "an array", {"w": 0.5})[:2]  # a zip archive
     b'PK'
     """
-    if is_npz(path):
+    kind = file_format(path)
+    if kind == SAFETENSORS:
+        from . import safetensors_files
+
+        return safetensors_files.encoded(state, str(path))
+    if kind == NPZ:
         import io
 
         import numpy as np
 
+        from .state_checks import numbers_of
+
         buffer = io.BytesIO()
-        np.savez(buffer, **{k: np.asarray(v) for k, v in state.items()})  # type: ignore[arg-type]
+        np.savez(buffer, **{k: np.asarray(numbers_of(v)) for k, v in state.items()})  # type: ignore[arg-type]
         return buffer.getvalue()
     import json  # saving and loading only: its import costs the start of every program
 
@@ -139,49 +76,32 @@ def encoded(path: str | Path, description: str, state: Mapping[str, Any]) -> byt
 
 
 def load(
-    path: str | Path, shapes: Mapping[str, tuple[int, ...] | None] | None = None
+    path: str | os.PathLike[str], shapes: Shapes | None = None, owner: str = "model"
 ) -> dict[str, Any]:
-    """Read a state written by ``save``; a file that is not one is refused with a ValueError
-    naming the file and the cause, whatever is wrong with it (missing, a folder, unreadable,
-    cut, hostile). ``shapes`` (each parameter's, () for a number; None: not checked) lets an
-    ``.npz`` be checked member by member against the model before any array data is read."""
+    """Read a state written by ``save`` (or, as safetensors, by PyTorch's ``safetensors``); a
+    file that is not one is refused with a ValueError naming the file and the cause, whatever
+    is wrong with it (missing, a folder, unreadable, cut, hostile). ``shapes`` (each
+    parameter's, () for a number) are the model's, ``owner`` its class: a safetensors file or
+    an ``.npz`` is checked against them before any data is read, and a JSON file's size."""
     try:
-        with _regular(path) as file:
-            return _npz(path, file, shapes) if is_npz(path) else _json(path, file, shapes)
+        with open_regular(path) as file:
+            kind = file_format(path)
+            if kind == SAFETENSORS:
+                from . import safetensors_files
+
+                return safetensors_files.arrays_of(file, path, shapes, owner)
+            return _npz(path, file, shapes) if kind == NPZ else _json(path, file, shapes)
     except OSError as error:
         raise ValueError(f"cannot read {path}: {error.strerror or error}") from None
     except RecursionError:
         raise ValueError(f"{path} is not a topograd state file: nested too deeply") from None
 
 
-def is_npz(path: str | Path) -> bool:
-    """Whether ``path`` names an ``.npz`` file (in any case: M.NPZ too).
-
-    >>> is_npz("model.NPZ"), is_npz("model.json")
-    (True, False)
-    """
-    return Path(path).suffix.lower() == ".npz"
-
-
-def _regular(path: str | Path) -> BinaryIO:
-    """``path`` opened for reading, if it is a regular file: a device (/dev/zero, endless) or
-    a pipe (which would wait for a writer) is refused without reading."""
-    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
-    try:
-        mode = os.fstat(fd).st_mode
-        if stat.S_ISDIR(mode):
-            raise ValueError(f"cannot read {path}: it is a folder")
-        if not stat.S_ISREG(mode):
-            raise ValueError(f"{path} is not a regular file")
-        os.set_blocking(fd, True)
-        return os.fdopen(fd, "rb")
-    except BaseException:
-        os.close(fd)
-        raise
-
-
 def _encode(value: Any) -> Any:
-    if _is_array(value):
+    from .state_checks import numbers_of
+
+    value = numbers_of(value)
+    if hasattr(value, "dtype") and hasattr(value, "shape"):
         return {
             "dtype": str(value.dtype),
             "shape": list(value.shape),
@@ -194,9 +114,7 @@ def _number_text(x: float) -> float | str:
     return x if math.isfinite(x) else repr(x)
 
 
-def _json(
-    path: str | Path, file: BinaryIO, shapes: Mapping[str, tuple[int, ...] | None] | None
-) -> dict[str, Any]:
+def _json(path: str | os.PathLike[str], file: BinaryIO, shapes: Shapes | None) -> dict[str, Any]:
     import json
 
     if shapes is not None:  # never more than the model needs: each number, and some room
@@ -208,7 +126,7 @@ def _json(
                 f"{path} is {size} bytes, more than a state of this model takes ({limit})"
             )
     try:
-        document = json.loads(file.read().decode("utf-8"), parse_float=_json_float)
+        document = json.loads(file.read().decode("utf-8"), parse_float=json_float)
     except (UnicodeDecodeError, json.JSONDecodeError) as error:
         raise ValueError(f"{path} is not a topograd state file: {error}") from None
     if not isinstance(document, dict) or document.get("format") != FORMAT:
@@ -219,9 +137,7 @@ def _json(
     return state
 
 
-def _npz(
-    path: str | Path, file: BinaryIO, shapes: Mapping[str, tuple[int, ...] | None] | None
-) -> dict[str, Any]:
+def _npz(path: str | os.PathLike[str], file: BinaryIO, shapes: Shapes | None) -> dict[str, Any]:
     """The arrays of an ``.npz``, each member's header read and checked (a name the model has,
     its shape, a real dtype, a size that fits the member) before its data; pickles refused."""
     import zipfile
@@ -268,119 +184,3 @@ def _member(archive: Any, info: Any, shape: tuple[int, ...] | None) -> Any:
             raise ValueError("is cut short")
         array = np.frombuffer(data, dtype=dtype)
         return array.reshape(found, order="F" if fortran else "C").copy()
-
-
-def _checked(name: str, value: object, current: Any) -> Any:
-    """``value`` as a parameter like ``current`` (a float, or an array of its shape and dtype):
-    from an array, a Tensor or a Value, anything ``np.asarray`` takes (PyTorch's tensors), or
-    JSON's numbers. A number the parameter's dtype cannot hold is refused, not cast: 1e300 for
-    float32 (not inf), a complex number, 2.5 or 2**63 for an integer."""
-    if kind_of(value) is not None:
-        value = value.data  # type: ignore[attr-defined]  # a Tensor's array, a Value's number
-    if not _is_array(current):
-        return _number(name, value)
-    import numpy as np
-
-    if isinstance(value, dict):  # from JSON
-        value = _from_json(name, value, current.dtype)
-    elif not isinstance(value, (str, np.ndarray)):
-        value = _as_array(value)
-    wanted = f"the value of {name} must be an array of shape {current.shape}"
-    if not isinstance(value, np.ndarray):
-        raise ValueError(wanted)
-    if value.shape != current.shape:
-        raise ValueError(f"size mismatch for {name}: {wanted}, got shape {value.shape}")
-    if value.dtype.kind not in "fiu":
-        raise ValueError(f"the value of {name} holds {value.dtype}, not real numbers")
-    return _cast(name, value, current.dtype)
-
-
-def _cast(name: str, value: Any, dtype: Any) -> Any:
-    """``value`` in ``dtype``, if every number survives: a finite one stays finite in a float
-    dtype (rounded to it), and an integer dtype holds exactly the same number."""
-    import numpy as np
-
-    with np.errstate(over="ignore", invalid="ignore"):
-        cast = value.astype(dtype)
-        if dtype.kind == "f":
-            lost = np.isfinite(value) & ~np.isfinite(cast)
-        elif value.dtype.kind == "f":  # a fraction, nan, inf or beyond the range: not back
-            lost = cast.astype(value.dtype) != value
-        else:  # (int64 and uint64 wrap onto each other: there and back again proves nothing)
-            limits = np.iinfo(dtype)
-            lost = (value < limits.min) | (value > limits.max)
-    if lost.any():
-        number = value[lost].flat[0].item()
-        raise ValueError(f"the value of {name} holds {number!r}, which {dtype} cannot hold")
-    return cast
-
-
-def _from_json(name: str, value: dict[str, Any], dtype: Any) -> Any:
-    """An array of ``dtype`` from its JSON form (None where its shape and data do not fit):
-    whole numbers kept whole for an integer dtype, a complex dtype refused."""
-    import numpy as np
-
-    declared, shape, data = value.get("dtype"), value.get("shape"), value.get("data")
-    if declared is not None and _kind(declared) not in ("f", "i", "u"):
-        raise ValueError(f"the value of {name} is of dtype {str(declared)[:40]!r}, not a real one")
-    if not isinstance(shape, list) or not isinstance(data, list):
-        raise ValueError(f"the value of {name} must hold a shape and data")
-    if not _fits(shape, data):
-        return None
-    if dtype.kind == "f":
-        return np.array([_number(name, x) for x in data], dtype=np.float64).reshape(shape)
-    whole = [_whole(name, x) for x in data]
-    try:
-        return np.array(whole, dtype=dtype).reshape(shape)
-    except OverflowError:
-        raise ValueError(f"the value of {name} holds a number {dtype} cannot hold") from None
-
-
-def _as_array(value: object) -> Any:
-    """``value`` as NumPy takes it (a PyTorch tensor, a list of numbers), or itself."""
-    import numpy as np
-
-    try:
-        return np.asarray(value)
-    except (TypeError, ValueError, RuntimeError):  # (a tensor that requires grad: RuntimeError)
-        return value
-
-
-def _fits(shape: list[Any], data: list[Any]) -> bool:
-    whole = all(isinstance(n, int) and not isinstance(n, bool) and n >= 0 for n in shape)
-    return whole and math.prod(shape) == len(data)
-
-
-def _kind(dtype: object) -> str:
-    """NumPy's kind of a dtype's name ("f" for "float32"), or "" for what names none."""
-    import numpy as np
-
-    try:
-        return np.dtype(dtype).kind if isinstance(dtype, str) else ""
-    except (TypeError, ValueError):  # not a dtype, or one too large
-        return ""
-
-
-def _whole(name: str, value: object) -> int:
-    """A JSON entry of an integer parameter, exactly (not through a float)."""
-    if isinstance(value, int) and not isinstance(value, bool):
-        return value
-    number = _number(name, value)
-    if not number.is_integer():
-        raise ValueError(f"the value of {name} holds {number!r}, not a whole number")
-    return int(number)
-
-
-def _number(name: str, value: object) -> float:
-    if isinstance(value, _Overflowing):
-        raise ValueError(f"the value of {name} holds {value[:40]}, beyond float64's range")
-    if isinstance(value, str) and value in _NON_FINITE:
-        return _NON_FINITE[value]
-    if _is_array(value) and value.shape == () and value.dtype.kind in "fiu":  # type: ignore[attr-defined]
-        return float(value)  # type: ignore[arg-type]  # a 0-d array, read back from .npz
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise ValueError(f"the value of {name} must be a number, got {str(value)[:40]!r}")
-    try:
-        return float(value)
-    except OverflowError:
-        raise ValueError(f"the value of {name} is an integer too large for a float") from None

@@ -71,7 +71,7 @@ def _constant(given: Any, like: Tensor, what: str, function: str) -> Any:
             f"The function '{function}' is not differentiable with respect to argument "
             f"'{what}'. This input cannot have requires_grad True."
         )
-    return np.asarray(given.data if isinstance(given, Tensor) else given, dtype=like.dtype)
+    return np.asarray(given.array if isinstance(given, Tensor) else given, dtype=like.dtype)
 
 
 def _class_axis(x: Tensor) -> int:
@@ -83,7 +83,7 @@ def _class_axis(x: Tensor) -> int:
 def _checked_targets(x: Tensor, target: Any, ignore_index: int) -> tuple[Any, Any]:
     """Class indices for the scores ``x`` (C), (N, C) or (N, C, d...), checked as PyTorch
     checks them, and where they count (not ``ignore_index``)."""
-    shape = np.shape(target.data if isinstance(target, Tensor) else target)
+    shape = np.shape(target.array if isinstance(target, Tensor) else target)
     axis = _class_axis(x)
     if axis == 1 and (not shape or shape[0] != x.shape[0]):
         found = shape[0] if shape else "none"
@@ -150,7 +150,7 @@ def nll_loss(
 def _probabilities(x: Tensor, target: Any) -> Tensor | None:
     """The target as class probabilities, where it is one (numbers of the input's shape), as
     PyTorch tells them from class indices; None for class indices."""
-    given = target.data if isinstance(target, Tensor) else np.asarray(target)
+    given = target.array if isinstance(target, Tensor) else np.asarray(target)
     if tuple(given.shape) != x.shape:
         return None
     if given.dtype.kind != "f":
@@ -260,7 +260,7 @@ def _log_at_least(x: Tensor, f: Any, safe: float) -> Tensor:
     where it would be, -100 and no gradient (computed at ``safe``, so that log(0) leaves no
     nan in the gradient)."""
     with np.errstate(all="ignore"):
-        kept = f(x.data) >= -100.0
+        kept = f(x.array) >= -100.0
     return cast(Tensor, where(kept, f(where(kept, x, safe)), -100.0))
 
 
@@ -294,7 +294,7 @@ def binary_cross_entropy(
         "deprecated. Please ensure they have the same size.",
     )
     for name, given in (("input", x), ("target", t)):
-        if not ((given.data >= 0) & (given.data <= 1)).all():
+        if not ((given.array >= 0) & (given.array <= 1)).all():
             raise RuntimeError(f"all elements of {name} should be between 0 and 1")
     w = _constant(weight, x, "weight", "binary_cross_entropy")
     losses = (t - 1.0) * _log_at_least(x, _log_one_minus, 0.0) - t * _log_at_least(x, _log, 1.0)
@@ -333,7 +333,7 @@ def binary_cross_entropy_with_logits(
         scaled = t * pw
         graph = (scaled + 1.0 - t) * x.softplus() - scaled * x
     losses = graph + (value - graph).detach()
-    lost = np.isnan(losses.data) & ~np.isnan(value.data)  # inf - inf in the graph's form only
+    lost = np.isnan(losses.array) & ~np.isnan(value.array)  # inf - inf in the graph's form only
     if lost.any():  # (an infinite logit)
         losses = where(lost, value, losses)
     return _reduced(losses if w is None else losses * w, reduction)

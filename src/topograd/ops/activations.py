@@ -41,6 +41,8 @@ SOFTPLUS_THRESHOLD = (
     saves=(OUT,),
     domain=(ANY,),
     special=[((0.0,), 0.0, (0.0,)), ((-0.0,), -0.0, (0.0,)), ((NAN,), NAN, (1.0,))],
+    integers="keep",
+    bools=False,
 )
 def relu(grad: Any, x: Any, out: Any) -> tuple[Any]:
     """1 where out > 0, and nothing elsewhere: 0 at 0, and 1 at nan (PyTorch tests out <= 0)"""
@@ -66,6 +68,7 @@ def relu_selection(grad: Any, out: Any) -> Any:
     saves=(1,),
     domain=(ANY, ANY),
     special=[((INF, 0.0), 0.0, (0.0, 0.0)), ((NAN, -1.0), 0.0, (0.0, 0.0))],
+    integers="floats",
 )
 def relu_backward(grad: Any, g: Any, out: Any, result: Any) -> tuple[Any, Any]:
     """itself for g (a selection), and zeros for out, as PyTorch's threshold_backward"""
@@ -81,6 +84,7 @@ def relu_backward(grad: Any, g: Any, out: Any, result: Any) -> tuple[Any, Any]:
     saves=(0,),
     domain=(ANY,),
     special=[((0.0,), 0.0, (0.01,)), ((-0.0,), -0.0, (0.01,)), ((NAN,), NAN, (0.01,))],
+    integers="floats",
 )
 def leaky_relu(grad: Any, x: Any, out: Any) -> tuple[Any]:
     """1 where x > 0, else 0.01: 0.01 at 0 and at nan, as PyTorch's leaky_relu_backward (on
@@ -133,6 +137,7 @@ def sigmoid(grad: Any, x: Any, out: Any) -> tuple[Any]:
     torch="torch.ops.aten.sigmoid_backward",
     saves=(0, 1),
     domain=(ANY, (0.01, 0.99)),
+    integers="floats",
 )
 def sigmoid_backward(grad: Any, g: Any, s: Any, out: Any) -> tuple[Any, Any]:
     """σ (1 - σ) for g, and g (1 - 2σ) for σ (PyTorch's formulas)"""
@@ -166,6 +171,7 @@ def sigmoid_backward(grad: Any, g: Any, s: Any, out: Any) -> tuple[Any, Any]:
             anywhere=True,
         ),
     ],
+    integers="floats",
 )
 def softplus(grad: Any, x: Any, out: Any) -> tuple[Any]:
     """σ(x), exact everywhere (PyTorch's is x and 1 above x = 20, its threshold: within 2.1e-9)"""
@@ -181,6 +187,7 @@ def softplus(grad: Any, x: Any, out: Any) -> tuple[Any]:
     saves=(0,),
     domain=(ANY,),
     special=[((0.0,), 0.0, (0.5,)), ((-40.0,), -0.0, (0.0,)), ((1000.0,), 1000.0, (1.0,))],
+    integers="floats",
 )
 def gelu(grad: Any, x: Any, out: Any) -> tuple[Any]:
     """Φ(x) + x φ(x), as PyTorch's gelu_backward: nan at ±inf (∞ · 0)"""
@@ -195,6 +202,7 @@ def gelu(grad: Any, x: Any, out: Any) -> tuple[Any]:
     torch="torch.ops.aten.gelu_backward",
     saves=(0, 1),
     domain=(ANY, ANY),
+    integers="floats",
 )
 def gelu_backward(grad: Any, g: Any, x: Any, out: Any) -> tuple[Any, Any]:
     """Φ(x) + x φ(x) for g, and g (2 - x²) φ(x) for x, as PyTorch's gelu_double_backward"""
@@ -212,6 +220,7 @@ def gelu_backward(grad: Any, g: Any, x: Any, out: Any) -> tuple[Any, Any]:
     saves=(0,),
     domain=(ANY,),
     special=[((0.0,), 0.0, (0.5,)), ((-40.0,), -0.0, (0.0,)), ((INF,), INF, (NAN,))],
+    integers="floats",
 )
 def gelu_tanh(grad: Any, x: Any, out: Any) -> tuple[Any]:
     """½ (1 + t) + ½ x (1 - t²) √(2/π) (1 + 3 · 0.044715 x²), t the tanh, as PyTorch's"""
@@ -226,6 +235,7 @@ def gelu_tanh(grad: Any, x: Any, out: Any) -> tuple[Any]:
     torch="torch.ops.aten.gelu_backward",  # with approximate="tanh"
     saves=(0, 1),
     domain=(ANY, ANY),
+    integers="floats",
 )
 def gelu_tanh_backward(grad: Any, g: Any, x: Any, out: Any) -> tuple[Any, Any]:
     """gelu_tanh'(x) for g; for x, g times the derivative of f g h (f = x/2, g = 1 - t², h the
@@ -252,6 +262,7 @@ def gelu_tanh_backward(grad: Any, g: Any, x: Any, out: Any) -> tuple[Any, Any]:
     saves=(0,),
     domain=(ANY,),
     special=[((0.0,), 0.0, (0.5,)), ((-1000.0,), -0.0, (-0.0,)), ((1000.0,), 1000.0, (1.0,))],
+    integers="floats",
 )
 def silu(grad: Any, x: Any, out: Any) -> tuple[Any]:
     """σ (1 + x (1 - σ)), as PyTorch's (its infinitely differentiable form, through sigmoid;
@@ -284,6 +295,7 @@ def _silu_backward_wide(grad: Any, x: Any) -> Any:
         Case(((),), {"alpha": 2.0}),
     ),
     batches=True,
+    integers="floats",
 )
 def elu(grad: Any, x: Any, out: Any, *, alpha: float = 1.0) -> tuple[Any]:
     """1 where x > 0 (and at nan), else alpha e^x, as PyTorch's elu_backward"""
@@ -300,6 +312,7 @@ def elu(grad: Any, x: Any, out: Any, *, alpha: float = 1.0) -> tuple[Any]:
     domain=(ANY, ANY),
     cases=(Case(((2, 3), (2, 3)), {"alpha": 1.0}), Case(((5,), (5,)), {"alpha": 0.5})),
     batches=True,
+    integers="floats",
 )
 def elu_backward(grad: Any, g: Any, x: Any, out: Any, *, alpha: float = 1.0) -> tuple[Any, Any]:
     """itself for g; for x, itself fed grad · g and multiplied by 1 where x < 0 and 0 elsewhere

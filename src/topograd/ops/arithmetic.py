@@ -29,6 +29,7 @@ from .selection import zeros_like
     saves=(),
     domain=(ANY, ANY),
     code=Code("{0} + {1}", ("{g}", "{g}")),
+    integers="keep",
 )
 def add(grad: Any, x: Any, y: Any, out: Any) -> tuple[Any, Any]:
     """1 and 1"""
@@ -45,6 +46,8 @@ def add(grad: Any, x: Any, y: Any, out: Any) -> tuple[Any, Any]:
     saves=(),
     code=Code("{0} - {1}", ("{g}", "-{g}")),
     domain=(ANY, ANY),
+    integers="keep",
+    bools=False,
 )
 def sub(grad: Any, x: Any, y: Any, out: Any) -> tuple[Any, Any]:
     """1 and -1"""
@@ -61,6 +64,7 @@ def sub(grad: Any, x: Any, y: Any, out: Any) -> tuple[Any, Any]:
     saves=(0, 1),
     code=Code("{0} * {1}", ("{g} * {1}", "{g} * {0}")),
     domain=(ANY, ANY),
+    integers="keep",
 )
 def mul(grad: Any, x: Any, y: Any, out: Any) -> tuple[Any, Any]:
     """y and x"""
@@ -121,6 +125,8 @@ def div(grad: Any, x: Any, y: Any, out: Any) -> tuple[Any, Any]:
     torch="torch.neg",
     domain=(ANY,),
     code=Code("-{0}", ("-{g}",)),
+    integers="keep",
+    bools=False,
 )
 def neg(grad: Any, x: Any, out: Any) -> tuple[Any]:
     """-1"""
@@ -136,6 +142,7 @@ def neg(grad: Any, x: Any, out: Any) -> tuple[Any]:
     saves=(),
     domain=(AWAY_FROM_ZERO,),
     special=[((0.0,), 0.0, (0.0,)), ((NAN,), 0.0, (0.0,))],
+    integers="keep",
 )
 def sign(grad: Any, x: Any, out: Any) -> tuple[Any]:
     """0: a step function, flat wherever it is differentiable (zeros, whatever comes in)"""
@@ -151,6 +158,8 @@ def sign(grad: Any, x: Any, out: Any) -> tuple[Any]:
     saves=(0,),
     domain=(AWAY_FROM_ZERO,),
     special=[((0.0,), 0.0, (0.0,)), ((-0.0,), 0.0, (0.0,)), ((NAN,), NAN, (0.0,))],
+    integers="keep",
+    bools=False,
     differs=[
         Difference(
             (2.0,),

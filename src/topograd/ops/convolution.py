@@ -83,6 +83,7 @@ _SUMS = [
     domain=(ANY,),
     cases=_UNFOLDS,
     batches=True,
+    integers="floats",
 )
 def unfold(grad: Any, x: Any, out: Any, **window: Any) -> tuple[Any]:
     """the columns of the gradient added back onto the image: fold, its transpose"""
@@ -99,6 +100,7 @@ def unfold(grad: Any, x: Any, out: Any, **window: Any) -> tuple[Any]:
     domain=(ANY,),
     cases=_FOLDS,
     batches=True,
+    integers="floats",
 )
 def fold(grad: Any, x: Any, out: Any, *, output_size: Any, **window: Any) -> tuple[Any]:
     """the windows of the gradient as columns: unfold, its transpose (window: kernel_size,
@@ -117,6 +119,8 @@ def fold(grad: Any, x: Any, out: Any, *, output_size: Any, **window: Any) -> tup
     cases=_CONVOLUTIONS,
     differs=_SUMS,
     batches=True,
+    integers="same",
+    bools=False,
 )
 def conv2d(
     grad: Any,
@@ -194,6 +198,7 @@ def _weight_grad(rows: Any, x: Any, weight: Any, window: dict[str, Any]) -> Any:
     domain=(ANY,),
     cases=_MAX_POOLS,
     batches=True,
+    integers="floats",
 )
 def max_pool2d(
     grad: Any,
@@ -258,6 +263,7 @@ def _spread(grad: Any, columns: tuple[int, ...]) -> Any:
     domain=(ANY,),
     cases=_AVG_POOLS,
     batches=True,
+    integers="floats",
 )
 def avg_pool2d(
     grad: Any,
@@ -295,6 +301,7 @@ def avg_pool2d(
     domain=(ANY, ANY),
     cases=tuple(Case(c.inputs, {**_POOL_DEFAULTS, **c.params}) for c in _AVG_POOL_BACKWARDS),
     batches=True,
+    integers="floats",
 )
 def avg_pool2d_backward(
     grad: Any,

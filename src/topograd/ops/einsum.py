@@ -127,6 +127,7 @@ def _check_output(out: str, letters: list[str], subscripts: str) -> None:
         Difference((), "", INF, NAN, SUM_OVERFLOW, anywhere=True, any_kind=True, kernel=True),
         Difference((), "", 0.0, -0.0, SUM_OF_ZEROS, anywhere=True, kernel=True),
     ],
+    integers="same",
 )
 def einsum(grad: Any, *args: Any, equation: str, needs: tuple[bool, ...]) -> tuple[Any, ...]:
     """for each operand, grad contracted with the others onto its letters (broadcast along a

@@ -62,6 +62,8 @@ HALF_POWERS = (
             ((-INF, 1.5), INF, NAN),
         ]
     ],
+    integers="keep",
+    bools=False,
 )
 def power(grad: Any, x: Any, y: Any, out: Any) -> tuple[Any, Any]:
     """y x^(y-1), nothing wherever y = 0; and x^y log(x), 0 where x = 0 and y >= 0 (PyTorch)"""

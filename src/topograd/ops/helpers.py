@@ -24,12 +24,16 @@ SUM_OVERFLOW = (
 
 
 def data(x: Any) -> Any:
-    """The numbers of ``x``: a Value's or a Tensor's ``.data``; a float or an array as it is.
-    Rules test conditions on these (a Value compares by identity under ``==``)."""
+    """The numbers of ``x``: a Value's ``.data`` (a float), a Tensor's ``.array`` (its ndarray);
+    a float or an array as it is. Rules test conditions on these (a Value compares by identity
+    under ``==``, a Tensor gives a Tensor)."""
     t = type(x)
     if t is float or t is int:  # the common case first: a rule in an ordinary backward
         return x
-    return x.data if kind_of(x) is not None else x
+    if kind_of(x) is None:
+        return x
+    array = getattr(x, "array", None)
+    return x.data if array is None else array
 
 
 def is_number(x: Any) -> bool:

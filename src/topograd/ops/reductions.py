@@ -60,6 +60,7 @@ def expand(grad: Any, x: Any, axis: Any, keepdims: bool) -> Any:
     cases=_AXES,
     batches=True,
     forward=lambda *args: sum_of(t for t in args[: (len(args) - 1) // 2] if t is not None),
+    integers="int64",
 )
 def total(grad: Any, *args: Any, axis: Any = None, keepdims: bool = False) -> tuple[Any, ...]:
     """1 for every summand (every element)"""
@@ -76,6 +77,7 @@ def total(grad: Any, *args: Any, axis: Any = None, keepdims: bool = False) -> tu
     domain=(ANY,),
     cases=_AXES,
     batches=True,
+    integers="floats",
 )
 def mean(grad: Any, x: Any, out: Any, *, axis: Any = None, keepdims: bool = False) -> tuple[Any]:
     """1 / n for every element, n the number averaged"""
@@ -94,6 +96,7 @@ def mean(grad: Any, x: Any, out: Any, *, axis: Any = None, keepdims: bool = Fals
     cases=(*_AXES, Case(((3, 3),), {"axis": 0, "keepdims": False})),
     special=[(([1.0, 3.0, 3.0],), 3.0, ([0.0, 0.5, 0.5],))],
     batches=True,
+    integers="keep",
 )
 def amax(grad: Any, x: Any, out: Any, *, axis: Any = None, keepdims: bool = False) -> tuple[Any]:
     """1 for the largest element; ties share it evenly, as torch.amax"""
@@ -111,6 +114,7 @@ def amax(grad: Any, x: Any, out: Any, *, axis: Any = None, keepdims: bool = Fals
     cases=(*_AXES, Case(((3, 3),), {"axis": 0, "keepdims": False})),
     special=[(([1.0, 1.0, 3.0],), 1.0, ([0.5, 0.5, 0.0],))],
     batches=True,
+    integers="keep",
 )
 def amin(grad: Any, x: Any, out: Any, *, axis: Any = None, keepdims: bool = False) -> tuple[Any]:
     """1 for the smallest element; ties share it evenly, as torch.amin"""
@@ -178,6 +182,7 @@ def logsumexp(grad: Any, *args: Any, axis: Any = None, keepdims: bool = False) -
         Case(((2, 3, 4),), {"axis": (0, 2), "correction": 1, "keepdims": False}),
     ),
     batches=True,
+    integers="floats",
 )
 def var(
     grad: Any, x: Any, out: Any, *, axis: Any = None, correction: float = 1, keepdims: bool = False
@@ -203,6 +208,7 @@ def var(
         Case(((2, 3),), {"axis": 1, "correction": 0, "keepdims": True}),
     ),
     batches=True,
+    integers="floats",
 )
 def std(
     grad: Any, x: Any, out: Any, *, axis: Any = None, correction: float = 1, keepdims: bool = False
@@ -222,6 +228,7 @@ def std(
     domain=(ANY,),
     cases=(Case(((2, 3),), {"axis": 1}), Case(((3, 2),), {"axis": 0}), Case(((4,),), {"axis": -1})),
     batches=True,
+    integers="int64",
 )
 def cumsum(grad: Any, x: Any, out: Any, *, axis: int) -> tuple[Any]:
     """the running sums of the gradient from the other end"""
@@ -292,6 +299,7 @@ def _exclusive(x: Any, axis: int) -> tuple[Any, Any]:
     ),
     batches=True,
     forward=prod_tangent,
+    integers="int64",
 )
 def prod(grad: Any, x: Any, out: Any, *, axis: Any = None, keepdims: bool = False) -> tuple[Any]:
     """the product of the others, as PyTorch's prod_backward: out / x where no element is 0;

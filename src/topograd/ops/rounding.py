@@ -34,6 +34,8 @@ _STEPS = [
     saves=(),
     domain=((0.1, 0.9),),
     special=[*_STEPS, ((-0.5,), -1.0, (0.0,))],
+    integers="keep",
+    bools=False,
 )
 def floor(grad: Any, x: Any, out: Any) -> tuple[Any]:
     """0: a step function (zeros, whatever comes in, as PyTorch)"""
@@ -49,6 +51,8 @@ def floor(grad: Any, x: Any, out: Any) -> tuple[Any]:
     saves=(),
     domain=((0.1, 0.9),),
     special=[*_STEPS, ((-0.5,), -0.0, (0.0,))],
+    integers="keep",
+    bools=False,
 )
 def ceil(grad: Any, x: Any, out: Any) -> tuple[Any]:
     """0: a step function"""
@@ -64,6 +68,8 @@ def ceil(grad: Any, x: Any, out: Any) -> tuple[Any]:
     saves=(),
     domain=((0.1, 0.4),),
     special=[*_STEPS, ((2.5,), 2.0, (0.0,)), ((-0.5,), -0.0, (0.0,))],
+    integers="keep",
+    bools=False,
 )
 def round_even(grad: Any, x: Any, out: Any) -> tuple[Any]:
     """0: a step function"""
@@ -84,6 +90,8 @@ def round_even(grad: Any, x: Any, out: Any) -> tuple[Any]:
         Case(((4,),), {"low": None, "high": -1.0}),
     ),
     batches=True,
+    integers="keep",
+    bools=False,
 )
 def clamp(grad: Any, x: Any, out: Any, *, low: Any = None, high: Any = None) -> tuple[Any]:
     """1 where low ≤ x ≤ high (ends included), else 0, as PyTorch's clamp_backward"""
@@ -196,6 +204,7 @@ def _between_tangent(tx: Any, tl: Any, th: Any, x: Any, low: Any, high: Any) -> 
     # differences cannot check a rule through it, nor a hessian in float64's tolerance)
     cases=(Case(((2, 3),), {"dtype": "float64"}),),
     batches=True,
+    integers="floats",
 )
 def astype(grad: Any, x: Any, out: Any, *, dtype: Any) -> tuple[Any]:
     """1: the gradient itself, in the input's precision (PyTorch's grad.to(x.dtype))"""

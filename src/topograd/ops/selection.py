@@ -35,6 +35,7 @@ from .helpers import data
         Case((Given([True, False, True]), (2, 3), (1,))),
     ),
     batches=True,
+    integers="select",
 )
 def select(grad: Any, cond: Any, x: Any, y: Any, out: Any) -> tuple[Any, ...]:
     """grad where cond holds for x, and where it does not for y; nothing for cond"""
@@ -78,6 +79,7 @@ def zeros_like(x: Any) -> Any:
         ((-INF, 1.0), 1.0, (0.0, 1.0)),
     ],
     forward=lambda tx, ty, x, y, out: _picked_tangent(tx, ty, x, y, out, larger=True),
+    integers="keep",
 )
 def maximum(grad: Any, x: Any, y: Any, out: Any) -> tuple[Any, Any]:
     """grad to the larger, half to each at a tie, all to both at nan, as PyTorch's"""
@@ -99,6 +101,7 @@ def maximum(grad: Any, x: Any, y: Any, out: Any) -> tuple[Any, Any]:
         ((1.0, NAN), NAN, (1.0, 1.0)),
     ],
     forward=lambda tx, ty, x, y, out: _picked_tangent(tx, ty, x, y, out, larger=False),
+    integers="keep",
 )
 def minimum(grad: Any, x: Any, y: Any, out: Any) -> tuple[Any, Any]:
     """grad to the smaller, half to each at a tie, all to both at nan, as PyTorch's"""

@@ -26,6 +26,8 @@ from .helpers import batch_of, shape_of
     domain=(ANY,),
     cases=(Case(((2, 3),), {"shape": (3, 2)}), Case(((2, 3),), {"shape": (6,)})),
     batches=True,
+    integers="keep",
+    views=True,
 )
 def reshape(grad: Any, x: Any, out: Any, *, shape: tuple[int, ...]) -> tuple[Any]:
     """the gradient in the input's shape"""
@@ -42,6 +44,8 @@ def reshape(grad: Any, x: Any, out: Any, *, shape: tuple[int, ...]) -> tuple[Any
     domain=(ANY,),
     cases=(Case(((2, 3, 4),), {"axes": (2, 0, 1)}),),
     batches=True,
+    integers="keep",
+    views=True,
 )
 def transpose(grad: Any, x: Any, out: Any, *, axes: tuple[int, ...]) -> tuple[Any]:
     """the gradient with the inverse permutation"""
@@ -60,6 +64,8 @@ def transpose(grad: Any, x: Any, out: Any, *, axes: tuple[int, ...]) -> tuple[An
     domain=(ANY,),
     cases=(Case(((3, 1),), {"shape": (2, 3, 4)}),),
     batches=True,
+    integers="keep",
+    views=True,
 )
 def broadcast_to(grad: Any, x: Any, out: Any, *, shape: tuple[int, ...]) -> tuple[Any]:
     """the gradient summed back over the repeats (by the engine, as for every broadcast)"""
@@ -79,6 +85,8 @@ def broadcast_to(grad: Any, x: Any, out: Any, *, shape: tuple[int, ...]) -> tupl
         Case(((4, 3),), {"index": (slice(None), 1)}),
         Case(((4, 3),), {"index": (slice(3, 0, -2),)}),
     ),
+    integers="keep",
+    views=True,
 )
 def getitem(grad: Any, x: Any, out: Any, *, index: Any) -> tuple[Any]:
     """the gradient scattered back into zeros; an index repeated receives each of its gradients"""
@@ -94,6 +102,7 @@ def getitem(grad: Any, x: Any, out: Any, *, index: Any) -> tuple[Any]:
     saves=(),
     domain=(ANY,),
     cases=(Case(((3,),), {"index": ([0, 2, 2],), "shape": (4,)}),),
+    integers="keep",
 )
 def scatter(grad: Any, x: Any, out: Any, *, index: Any, shape: tuple[int, ...]) -> tuple[Any]:
     """the gradient gathered at index: getitem's transpose"""
@@ -109,6 +118,7 @@ def scatter(grad: Any, x: Any, out: Any, *, index: Any, shape: tuple[int, ...]) 
     arity=VARIADIC,
     domain=(ANY, ANY),
     cases=(Case(((2, 3), (2, 1)), {"axis": 1}), Case(((2, 3), (1, 3)), {"axis": 0})),
+    integers="keep",
 )
 def concatenate(grad: Any, *args: Any, axis: int = 0) -> tuple[Any, ...]:
     """the gradient cut back into the inputs' pieces"""
@@ -131,6 +141,7 @@ def concatenate(grad: Any, *args: Any, axis: int = 0) -> tuple[Any, ...]:
     arity=VARIADIC,
     domain=(ANY, ANY),
     cases=(Case(((2, 3), (2, 3)), {"axis": 1}), Case(((2,), (2,)), {"axis": -1})),
+    integers="keep",
 )
 def stack(grad: Any, *args: Any, axis: int = 0) -> tuple[Any, ...]:
     """the gradient's slices along the new axis"""

@@ -35,6 +35,7 @@ _AXIS = (Case(((3, 4),), {"axis": -1}), Case(((3, 4),), {"axis": 0}))
     cases=_AXIS,
     differs=[Difference((), "", -0.0, 0.0, SUM_OF_ZEROS, anywhere=True, kernel=True)],
     batches=True,
+    integers="floats",
 )
 def softmax(grad: Any, x: Any, out: Any, *, axis: int) -> tuple[Any]:
     """out (grad - Σ grad out): the Jacobian diag(out) - out outᵀ, applied"""
@@ -62,6 +63,7 @@ def _from_the_end(axis: int, out: Any) -> int:
         Difference((), "", 0.0, -0.0, SUM_OF_ZEROS, anywhere=True, kernel=True),
     ],
     batches=True,
+    integers="floats",
 )
 def log_softmax(grad: Any, x: Any, out: Any, *, axis: int) -> tuple[Any]:
     """grad - softmax(x) Σ grad, with softmax(x) = e^out"""
@@ -77,6 +79,7 @@ def log_softmax(grad: Any, x: Any, out: Any, *, axis: int) -> tuple[Any]:
     arity=1,
     domain=(ANY,),
     cases=(Case((Given([1, 0, 3]),), {"classes": 4}),),
+    integers="keep",
 )
 def one_hot(grad: Any, targets: Any, out: Any, *, classes: int) -> tuple[Any]:
     """nothing: class indices are not differentiable"""
@@ -101,6 +104,7 @@ def one_hot(grad: Any, targets: Any, out: Any, *, classes: int) -> tuple[Any]:
         Difference((), "", -0.0, 0.0, SUM_OF_ZEROS, anywhere=True, kernel=True),
         Difference((), "", 0.0, -0.0, SUM_OF_ZEROS, anywhere=True, kernel=True),
     ],
+    integers="floats",
 )
 def cross_entropy(grad: Any, z: Any, targets: Any, out: Any) -> tuple[Any, Any]:
     """(softmax(z) - onehot(t)) / n for the logits, as PyTorch computes it: nll_loss's

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..autograd.kinds import kind_of
 from .groups import nonnegative
 from .optimizer import Optimizer, Parameter, Params
 from .pointwise import divide, full_like, sqrt
@@ -54,7 +55,9 @@ class Adagrad(Optimizer):
         for group in self.param_groups:
             start = group["initial_accumulator_value"]
             for p in group["params"]:
-                self.state[p] = {"step": 0, "sum": full_like(p.data, start)}
+                kind = kind_of(p)
+                numbers = p.data if kind is None else kind.moved(p).data
+                self.state[p] = {"step": 0, "sum": full_like(numbers, start)}
 
     def update(self, p: Parameter, grad: Any, state: dict[str, Any]) -> None:
         group = self.group

@@ -117,7 +117,7 @@ class Optimizer:
                 if isinstance(grad, float):
                     p.grad = 0.0
                 else:
-                    grad[...] = 0  # in place, as PyTorch's zero_()
+                    grad[...] = 0  # in place (the gradient's own array), as PyTorch's zero_()
 
     def step(self, closure: Callable[[], Any] | None = None) -> Any:
         """One update of every parameter that has a gradient: a write in place, so a backward
@@ -158,6 +158,7 @@ class Optimizer:
         for p in group["params"]:
             kind = kind_of(p)
             grad = p.grad if kind is None else kind.gradient(p)
+            numbers = p if kind is None else kind.moved(p)
             if grad is None:  # no backward reached it since zero_grad: left as it is
                 continue
             if kind not in entered:
@@ -166,18 +167,19 @@ class Optimizer:
             if maximize:
                 grad = -grad
             if decay and decoupled:
-                p.data *= 1 - lr * decay
+                numbers.data *= 1 - lr * decay
             elif decay:
-                grad = grad + decay * p.data
+                grad = grad + decay * numbers.data
             state = states.get(p, fresh)
-            update(p, grad, state)
+            update(numbers, grad, state)
             if state is fresh and fresh:  # its first state: p's own from now on (none: none)
                 states[p], fresh = fresh, {}
             moved.append(p)
 
     def update(self, p: Parameter, grad: Any, state: dict[str, Any]) -> None:
         """Move ``p`` given its gradient (weight decay included) and its state, with the
-        hyperparameters of ``self.group``: in place for an array, a new float for a scalar."""
+        hyperparameters of ``self.group``: ``p.data`` is the numbers (a Value's float, a new one
+        each step; a Tensor's array, written in place), ``grad`` the gradient's."""
         raise NotImplementedError(f"{type(self).__name__} must define update()")
 
     def state_dict(self) -> dict[str, Any]:

@@ -164,6 +164,9 @@ class ScalarKind:
     def gradient(self, node: Value) -> Any:
         return None if node.grad is NO_GRADIENT else node.grad
 
+    def moved(self, node: Value) -> Value:
+        return node
+
     strict = False  # grad() of what a Value does not depend on: 0.0
 
     def requires_grad(self, node: Value) -> bool:

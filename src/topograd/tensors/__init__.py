@@ -1,41 +1,59 @@
-"""The Tensor kind: NumPy arrays on the same engine and the same registry of ops."""
+"""The Tensor kind: NumPy arrays on the same engine and the same registry of ops, with
+PyTorch's dtypes, makers, random numbers and devices. Every name of ``__all__`` is also a name
+of the package (``tg.zeros``), imported with the first Tensor."""
 
-from ..autograd.function import Function, FunctionCtx
 from . import random
+from .closeness import allclose, equal, isclose
 from .contracting import einsum, outer, tensordot
 from .creation import (
     arange,
+    as_tensor,
+    empty,
+    empty_like,
     eye,
-    float16,
-    float32,
-    float64,
+    from_numpy,
     full,
-    int32,
-    int64,
+    full_like,
     linspace,
-    long,
     ones,
     ones_like,
     tensor,
     zeros,
     zeros_like,
 )
+from .devices import Backends, cuda, device, get_default_device, set_default_device
+from .dtypes import (
+    dtype,
+    float16,
+    float32,
+    float64,
+    get_default_dtype,
+    int8,
+    int16,
+    int32,
+    int64,
+    promote_types,
+    set_default_dtype,
+    uint8,
+)
 from .functions import (
     concatenate,
-    cross_entropy,
-    from_numpy,
+    is_tensor,
     log_softmax,
-    mse_loss,
+    numel,
+    result_type,
     softmax,
     stack,
 )
+from .grids import meshgrid
+from .histograms import histogram
 from .kind import TENSOR as TENSOR  # the kind registers itself with the engine
 from .memory import keep_freed_memory
+from .printing import set_printoptions
 from .random import (
     Generator,
     bernoulli,
     default_generator,
-    fork_rng,
     get_rng_state,
     initial_seed,
     manual_seed,
@@ -54,43 +72,58 @@ from .random import (
 from .tensor import Tensor
 
 cat = concat = concatenate  # PyTorch's names
+backends = Backends()
 
 keep_freed_memory()  # glibc keeps a training step's memory for the next step (memory.py)
 
 __all__ = [
-    "Function",
-    "FunctionCtx",
     "Generator",
     "Tensor",
+    "allclose",
     "arange",
+    "as_tensor",
+    "backends",
     "bernoulli",
     "cat",
     "concat",
     "concatenate",
-    "cross_entropy",
+    "cuda",
     "default_generator",
+    "device",
+    "dtype",
     "einsum",
+    "empty",
+    "empty_like",
+    "equal",
     "eye",
     "float16",
     "float32",
     "float64",
-    "fork_rng",
     "from_numpy",
     "full",
+    "full_like",
+    "get_default_device",
+    "get_default_dtype",
     "get_rng_state",
+    "histogram",
     "initial_seed",
+    "int8",
+    "int16",
     "int32",
     "int64",
+    "is_tensor",
+    "isclose",
     "linspace",
     "log_softmax",
-    "long",
     "manual_seed",
-    "mse_loss",
+    "meshgrid",
     "multinomial",
     "normal",
+    "numel",
     "ones",
     "ones_like",
     "outer",
+    "promote_types",
     "rand",
     "rand_like",
     "randint",
@@ -99,12 +132,17 @@ __all__ = [
     "randn_like",
     "random",
     "randperm",
+    "result_type",
     "seed",
+    "set_default_device",
+    "set_default_dtype",
+    "set_printoptions",
     "set_rng_state",
     "softmax",
     "stack",
     "tensor",
     "tensordot",
+    "uint8",
     "zeros",
     "zeros_like",
 ]

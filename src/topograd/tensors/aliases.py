@@ -1,14 +1,14 @@
 """PyTorch's other spellings of a Tensor's ops, as methods (mixed into ``Tensor``): ``pow``,
 ``masked_fill``, ``clone``, ``softmax`` and ``log_softmax`` with a ``dim``, ``round`` to
-``decimals``, ``dim()``, ``mT``, ``int(t)`` and ``t`` of an integer as an index; and ``clamp``
+``decimals``, ``dim()``, ``mT``, ``numel`` (``nelement``), ``element_size``; and ``clamp``
 between Tensors. Each is made of the registry's ops, so its gradient is theirs.
 
 >>> import topograd as tg
->>> x = tg.Tensor([[1.0, -2.0], [3.0, 0.25]], requires_grad=True)
+>>> x = tg.tensor([[1.0, -2.0], [3.0, 0.25]], dtype=tg.float64, requires_grad=True)
 >>> x.masked_fill(x < 0, 0.0).pow(2).sum().item(), x.dim(), x.mT.shape
 (10.0625, 2, (2, 2))
->>> [10, 20, 30][x.argmax()], x.round(decimals=1).tolist()
-(30, [[1.0, -2.0], [3.0, 0.2]])
+>>> [10, 20, 30][tg.tensor(2)], x.round(decimals=1).tolist(), x.nelement()
+(30, [[1.0, -2.0], [3.0, 0.2]], 4)
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ class Aliases:
     """PyTorch's other method spellings (see the module's doc)."""
 
     __slots__ = ()
-    data: np.ndarray[Any, Any]
+    array: np.ndarray[Any, Any]
 
     @staticmethod
     def _constant(data: Any) -> Any:  # a Tensor that wants no gradient: Tensor's own
@@ -45,7 +45,7 @@ class Aliases:
 
     def masked_fill(self, mask: Any, value: Any) -> Self:
         """``value`` where ``mask`` holds, x elsewhere (a choice: there x gets no gradient)."""
-        held = np.asarray(getattr(mask, "data", mask))
+        held = np.asarray(getattr(mask, "array", mask))
         if held.dtype != np.bool_:
             raise RuntimeTypeError(
                 f"masked_fill_ only supports boolean masks, but got mask with dtype "
@@ -57,9 +57,8 @@ class Aliases:
                 f"{value.ndim} dimension(s)."
             )
         # (a number as a Tensor of x's dtype: the condition's bools are no dtype for it)
-        filler = (
-            value if hasattr(value, "data") else self._constant(np.asarray(value, self.data.dtype))
-        )
+        held_value = hasattr(value, "array")
+        filler = value if held_value else self._constant(np.asarray(value, self.array.dtype))
         return select(self._constant(held), filler, self)  # type: ignore[no-any-return]
 
     def clone(self, *, memory_format: Any = None) -> Self:
@@ -78,8 +77,8 @@ class Aliases:
         """``op`` along ``dim``, read as PyTorch reads a dim (out of range: its IndexError):
         a Tensor of no axes has one, of one element; an empty one gives an empty one. The
         functions (``tg.softmax``, ``tg.nn.functional.softmax``) come here too."""
-        at = dim_index(dim, self.data.ndim)
-        if self.data.ndim == 0:
+        at = dim_index(dim, self.array.ndim)
+        if self.array.ndim == 0:
             return cast(Self, reshape(op(reshape(self, shape=(1,)), axis=0), shape=()))
         return cast(Self, op(self, axis=at))
 
@@ -95,27 +94,27 @@ class Aliases:
 
     def dim(self) -> int:
         """The number of axes."""
-        return self.data.ndim
+        return self.array.ndim
+
+    def numel(self) -> int:
+        """The number of elements (``nelement``, PyTorch's other name)."""
+        return int(self.array.size)
+
+    nelement = numel
 
     @property
     def mT(self) -> Self:  # noqa: N802 - PyTorch's name
         """The last two axes swapped (a batch of matrices, each transposed)."""
-        if self.data.ndim < 2:
+        if self.array.ndim < 2:
             raise RuntimeError(
                 f"tensor.mT is only supported on matrices or batches of matrices. Got "
-                f"{self.data.ndim}-D tensor."
+                f"{self.array.ndim}-D tensor."
             )
         return self.transpose(-2, -1)  # type: ignore[attr-defined, no-any-return]
 
-    def __int__(self) -> int:
-        return int(self.data.reshape(()).item()) if self.data.size == 1 else _one(self)
-
-    def __index__(self) -> int:
-        """A Tensor of one integer (or boolean) as an index (``items[t]``); one of floats is
-        refused, whole or not, as PyTorch refuses it."""
-        if self.data.size != 1 or self.data.dtype.kind not in "biu":
-            raise TypeError("only integer tensors of a single element can be converted to an index")
-        return int(self.data.reshape(()).item())
+    def element_size(self) -> int:
+        """The bytes of one element."""
+        return int(self.array.itemsize)
 
     def clamp_between(self, low: Any, high: Any) -> Self:
         """``clamp`` with Tensor limits (either may be None; a number is a constant limit): the

@@ -11,7 +11,6 @@ array([0., 0.])
 from __future__ import annotations
 
 import math
-import numbers
 import operator
 import warnings
 from collections.abc import Callable, Sequence
@@ -21,27 +20,57 @@ import numpy as np
 
 from ..autograd.kinds import kind_of, register_array
 from ..autograd.registry import Op
-from . import kernels, windows
+from . import dtypes, kernels, windows
 from .dtypes import index_numbers
 from .quiet import quietly
 
 Array = np.ndarray[Any, Any]
 
 
-def as_array(data: Any) -> Array:
-    """float64 for numbers, ints and float64; float32 and float16 stay as they are."""
-    if kind_of(data) is not None:
-        raise TypeError(f"Tensor() takes an array-like, not a {type(data).__name__}; use .detach()")
+def as_array(data: Any, dtype: Any = None, infer: bool = False) -> Array:
+    """A new array of ``data`` for a Tensor: an ndarray's dtype kept (a copy); numbers and
+    nested lists of them in ``dtype``, else as PyTorch makes them: inferred as ``torch.tensor``
+    does where ``infer`` (bools as bool, whole numbers as int64, any float as the default float
+    dtype), else all in the default float dtype, as ``torch.Tensor`` does."""
+    found = kind_of(data)
+    if found is not None and found.name == "tensor":  # its numbers, as they are (shared)
+        return data.array  # type: ignore[no-any-return]
+    if found is not None:
+        raise TypeError(f"Tensor() takes an array-like, not a {type(data).__name__}")
     if isinstance(data, (str, bytes, dict, set)) or data is None:
         raise TypeError(
             f"Tensor() takes numbers or an array-like of numbers, got {type(data).__name__}"
         )
+    given = isinstance(data, (np.ndarray, np.generic))
     array = np.array(data)
-    if array.dtype in (np.float32, np.float16):
-        return array
-    if array.dtype.kind not in "biuf" or array.dtype == np.bool_:
+    if array.dtype.kind not in "biuf":
         raise TypeError(f"Tensor() takes real numbers, got an array of {array.dtype}")
-    return array.astype(np.float64)
+    if dtype is not None:
+        with np.errstate(over="ignore", invalid="ignore"):
+            return array.astype(dtypes.as_dtype(dtype).dtype, copy=False)
+    if given:
+        dtypes.of_numpy(array.dtype)  # (one a Tensor cannot hold is refused)
+        return array
+    if infer and array.dtype.kind in "bi":
+        return array.astype(np.int64 if array.dtype.kind == "i" else np.bool_, copy=False)
+    with np.errstate(over="ignore"):  # 1e308 in float32 is inf, as PyTorch makes it
+        return array.astype(dtypes.get_default_dtype().dtype, copy=False)
+
+
+def sizes_or_data(given: tuple[Any, ...]) -> Array:
+    """What ``Tensor(...)`` is given, as PyTorch's: whole numbers are sizes (``Tensor(2, 3)``,
+    zeros of that shape), anything else the numbers themselves (``Tensor([1, 2])``); nothing
+    is an empty Tensor."""
+    if not given:
+        return np.zeros(0, dtypes.get_default_dtype().dtype)
+    if all(isinstance(n, (int, np.integer)) and not isinstance(n, bool) for n in given):
+        shape = tuple(int(n) for n in given)
+        if any(n < 0 for n in shape):
+            raise RuntimeError(f"Trying to create tensor with negative dimension: {list(shape)}")
+        return np.zeros(shape, dtypes.get_default_dtype().dtype)
+    if len(given) > 1:
+        raise TypeError("Tensor() takes the numbers as one argument, or whole numbers as sizes")
+    return as_array(given[0])
 
 
 def whole(n: Any, what: str = "a dim") -> int:
@@ -100,7 +129,7 @@ def index_array(index: Any) -> Array:
     dtype, floats first (even of whole numbers), is refused with PyTorch's IndexError, but
     for one integer of any width (a 0-d Tensor), which PyTorch reads as a Python int (one
     byte: as a mask of one, without a warning)."""
-    array = index.data
+    array = index.array
     if array.ndim == 0 and array.dtype.kind in "iu":
         return np.asarray(array, dtype=bool if array.dtype == np.uint8 else np.int64)
     array = index_numbers(index, ("int64", "int32", "uint8", "bool"), _NOT_AN_INDEX)
@@ -118,38 +147,6 @@ _NOT_AN_INDEX = (
     IndexError,
     lambda dtype: "tensors used as indices must be long, int, byte or bool tensors",
 )
-
-
-def number_dtype(x: numbers.Real, like: np.dtype[Any] | None) -> Any:
-    """The dtype a Python number takes beside an array of dtype ``like``: that one, where the
-    number is of its kind or a lower one (an int beside floats), else the default of its own
-    kind (float64, topograd's float; int64), as PyTorch's numbers.
-
-    >>> number_dtype(2.5, np.dtype(np.float32)), number_dtype(2.5, np.dtype(bool))
-    (dtype('float32'), <class 'numpy.float64'>)
-    """
-    if like is None:
-        return np.float64
-    whole = isinstance(x, numbers.Integral)
-    if like.kind == "f" or (whole and like.kind in "iu"):
-        return like
-    return np.int64 if whole else np.float64
-
-
-_KINDS = {"b": 0, "u": 1, "i": 1, "f": 2}  # PyTorch's categories: bool < integers < floats
-
-
-def same_dtype(arrays: list[Array]) -> list[Array]:
-    """PyTorch's rule for two operands: a 0-d Tensor (a number) takes the other's dtype, where
-    it is of the other's category or a lower one (a float beside booleans keeps its own, so
-    that ``mask * 2.5`` holds 2.5, as PyTorch's)."""
-    xd, yd = arrays
-    if xd.dtype != yd.dtype and (xd.ndim == 0) != (yd.ndim == 0):
-        number, other = (xd, yd) if xd.ndim == 0 else (yd, xd)
-        if _KINDS.get(number.dtype.kind, 3) > _KINDS.get(other.dtype.kind, 3):
-            return arrays
-        return [xd.astype(yd.dtype), yd] if xd.ndim == 0 else [xd, yd.astype(xd.dtype)]
-    return arrays
 
 
 def refusal(op: Op, arrays: Sequence[Array], error: ValueError) -> str:

@@ -69,7 +69,7 @@ def apply_function(cls: type[Function], args: tuple[Any, ...]) -> Any:
 
 
 def _floats(cls: type, out: Any) -> Any:
-    data = out.data if isinstance(out, Tensor) else np.asarray(out)
+    data = out.array if isinstance(out, Tensor) else np.asarray(out)
     if data.dtype.kind != "f":
         raise TypeError(
             f"{cls.__name__}.forward must return floats (a Tensor, an array or a tuple of them)"
@@ -184,7 +184,7 @@ def _backward(
     picked = [_checked(cls, found[i], x, i) for i, x in zip(positions, args[:-1], strict=True)]
     if recording:
         return tuple(picked)
-    return tuple(g.data if isinstance(g, Tensor) else g for g in picked)
+    return tuple(g.array if isinstance(g, Tensor) else g for g in picked)
 
 
 def _checked(cls: type, grad: Any, x: Any, index: int) -> Any:

@@ -1,12 +1,11 @@
 """Functions of several Tensors, and the fused functions of logits.
 
->>> import numpy as np
 >>> import topograd as tg
->>> x = tg.Tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True)
->>> tg.stack([x[0], x[1] * 2.0]).sum().backward()
+>>> x = tg.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True)
+>>> tg.where(x.data > 2, x, 0.0).sum().backward()
 >>> x.grad
-array([[1., 1.],
-       [2., 2.]])
+tensor([[0., 0.],
+        [1., 1.]])
 """
 
 from __future__ import annotations
@@ -17,25 +16,22 @@ from typing import Any
 
 import numpy as np
 
-from ..autograd.errors import RuntimeValueError
 from ..ops import linalg, shapes
-from ..ops import softmax as logits
 from ..ops.spellings import AS_FUNCTIONS
+from . import dtypes
 from .tensor import Operand, Tensor, as_tensor, constant
 
 
 def concatenate(tensors: Sequence[Operand], axis: int = 0, *, dim: int | None = None) -> Tensor:
     """The Tensors joined along an existing axis (``dim``, PyTorch's name: ``tg.cat``)."""
-    parts = [as_tensor(t) for t in tensors]
     along = axis if dim is None else dim
-    return shapes.concatenate(*parts, axis=operator.index(along))  # type: ignore[no-any-return]
+    return shapes.concatenate(*map(as_tensor, tensors), axis=operator.index(along))  # type: ignore[no-any-return]
 
 
 def stack(tensors: Sequence[Operand], axis: int = 0, *, dim: int | None = None) -> Tensor:
     """The Tensors joined along a new axis (``dim``, PyTorch's name)."""
-    parts = [as_tensor(t) for t in tensors]
     along = axis if dim is None else dim
-    return shapes.stack(*parts, axis=operator.index(along))  # type: ignore[no-any-return]
+    return shapes.stack(*map(as_tensor, tensors), axis=operator.index(along))  # type: ignore[no-any-return]
 
 
 class MethodAsFunction:
@@ -58,55 +54,38 @@ class MethodAsFunction:
         return f"<function topograd.{self.__name__}>"
 
 
-def from_numpy(array: Any) -> Tensor:
-    """A Tensor of ``array``'s numbers (PyTorch's spelling of ``tg.Tensor(array)``)."""
-    return Tensor(np.asarray(array))
+def is_tensor(x: Any) -> bool:
+    """Whether ``x`` is a Tensor (a Parameter is one), as ``torch.is_tensor``."""
+    return isinstance(x, Tensor)
+
+
+def numel(x: Tensor) -> int:
+    """The number of elements, as ``torch.numel``."""
+    return x.numel()
+
+
+def result_type(a: Any, b: Any) -> dtypes.dtype:
+    """The dtype an op of ``a`` and ``b`` (Tensors or numbers) gives, as PyTorch promotes."""
+    return dtypes.result_type(*(x.array if isinstance(x, Tensor) else x for x in (a, b)))
 
 
 def linear(x: Operand, weight: Tensor, bias: Tensor | None = None) -> Tensor:
     """x W^T + b in one node, as torch.nn.functional.linear; W has shape (out, in). Without a
     bias, x W^T (a transpose and a matmul). x takes W's dtype when it is not a Tensor."""
+    x = x if isinstance(x, Tensor) else constant(np.asarray(x, weight.array.dtype))
     if bias is None:
-        return as_tensor(x, weight) @ weight.T
-    return linalg.linear(as_tensor(x, weight), weight, bias)  # type: ignore[no-any-return]
+        return x @ weight.T  # type: ignore[no-any-return]
+    return linalg.linear(x, weight, bias)  # type: ignore[no-any-return]
 
 
-def softmax(x: Tensor, axis: int = -1) -> Tensor:
-    """exp(x) / sum(exp(x)) along ``axis``: ``x.softmax(axis)``, the one path of
-    ``tg.softmax`` and ``tg.nn.functional.softmax`` too.
-
-    >>> import topograd as tg
-    >>> softmax(tg.zeros(0, 3), 0).shape, softmax(tg.Tensor(2.0), -1).item()
-    ((0, 3), 1.0)
-    """
-    return as_tensor(x).softmax(axis)
+def softmax(input: Operand, dim: int, dtype: Any = None) -> Tensor:  # noqa: A002 - PyTorch's
+    """exp(x) / sum(exp(x)) along ``dim`` (computed in ``dtype`` if given), shifted by the max
+    so that nothing overflows, as ``torch.softmax``."""
+    x = as_tensor(input) if dtype is None else as_tensor(input).to(dtype)
+    return x.softmax(dim)  # (the method's one path: PyTorch's reading of a dim)
 
 
-def log_softmax(x: Tensor, axis: int = -1) -> Tensor:
-    """x - log Σ e^x along ``axis``: ``x.log_softmax(axis)``, as ``softmax``.
-
-    >>> import topograd as tg
-    >>> log_softmax(tg.Tensor([0.0, 0.0]), 0).tolist() == [-0.6931471805599453] * 2
-    True
-    """
-    return as_tensor(x).log_softmax(axis)
-
-
-def cross_entropy(logits_: Tensor, targets: Any) -> Tensor:
-    """mean over the batch of -log softmax(logits)[target]: integer class targets, one per row;
-    stable for logits of +-1000. One fused node, as PyTorch's."""
-    z = as_tensor(logits_)
-    t = np.asarray(targets.data if isinstance(targets, Tensor) else targets)
-    if z.ndim != 2 or t.ndim != 1 or len(t) != z.shape[0]:
-        raise RuntimeValueError(
-            f"cross_entropy takes logits (n, classes) and n targets, got {z.shape} and {t.shape}"
-        )
-    if t.dtype.kind not in "iu" or (t < 0).any() or (t >= z.shape[1]).any():
-        raise RuntimeValueError(f"cross_entropy targets must be class indices in [0, {z.shape[1]})")
-    return logits.cross_entropy(z, constant(t.astype(np.intp)))  # type: ignore[no-any-return]
-
-
-def mse_loss(pred: Tensor, target: Operand) -> Tensor:
-    """mean((pred - target)^2)"""
-    diff = as_tensor(pred) - as_tensor(target, as_tensor(pred))
-    return (diff * diff).mean()
+def log_softmax(input: Operand, dim: int, dtype: Any = None) -> Tensor:  # noqa: A002
+    """x - log sum(exp(x)) along ``dim``, as ``torch.log_softmax``."""
+    x = as_tensor(input) if dtype is None else as_tensor(input).to(dtype)
+    return x.log_softmax(dim)

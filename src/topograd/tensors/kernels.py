@@ -146,7 +146,12 @@ def broadcast_to(x: Array, shape: tuple[int, ...]) -> Array:
 
 
 def getitem(x: Array, index: Any) -> Array:
-    return np.asarray(x[index])
+    """NumPy's indexing; an element picked by integers alone is a 0-d view of ``x``, as
+    PyTorch's ``x[1]`` (NumPy would give a copy, a scalar)."""
+    out = x[index]
+    if isinstance(out, np.ndarray):
+        return out
+    return x[(*(index if isinstance(index, tuple) else (index,)), Ellipsis)]
 
 
 def scatter(g: Array, index: Any, shape: tuple[int, ...]) -> Array:

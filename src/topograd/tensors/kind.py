@@ -18,17 +18,37 @@ import numpy as np
 from ..autograd.function import Function
 from ..autograd.kinds import register_kind
 from ..autograd.registry import OUT, Op
-from ..autograd.versions import WRITES, changed, first_changed, refuse_if_stale, restamp
+from ..autograd.versions import WRITES, changed, first_changed, modified, refuse_if_stale
 from ..ops.rounding import astype
 from ..ops.shapes import broadcast_to, reshape, stack
 from .broadcast import unbroadcast
 from .function import apply_function
 from .quiet import IEEE
+from .storage import stamp, write
 from .tensor import NUMBERS, Array, Tensor, apply, checksums, constant
 
 
 def _named(x: Tensor) -> str:
     return f"Tensor {x.label}" if x.label else f"a Tensor of shape {x.shape}"
+
+
+class Numbers:
+    """A Tensor's numbers as an optimizer moves them: ``.data`` is its ndarray, and
+    ``data -= step`` writes into it (the optimizer counts the write, ``versions.wrote``)."""
+
+    __slots__ = ("array",)
+
+    def __init__(self, array: Array) -> None:
+        self.array = array
+
+    @property
+    def data(self) -> Array:
+        return self.array
+
+    @data.setter
+    def data(self, value: Any) -> None:
+        if value is not self.array:  # (``data -= step`` gives the array itself back)
+            self.array[...] = value
 
 
 class TensorKind:
@@ -82,7 +102,7 @@ class TensorKind:
             if need and not asked_for:
                 contributions.append(None)
             elif need:
-                shape, dtype = x.data.shape, x.data.dtype  # type: ignore[union-attr]
+                shape, dtype = x.array.shape, x.array.dtype  # type: ignore[union-attr]
                 if g is None:  # an input that gets nothing (a mask made to want a gradient)
                     g = np.zeros((*batch, *shape), dtype)
                 elif type(g) in NUMBERS:  # a choice made at once: the same for every element
@@ -116,18 +136,31 @@ class TensorKind:
             return  # an intermediate keeps no gradient unless asked to
         if not node.requires_grad and not node._retain:
             return
-        grad = np.asarray(grad, dtype=node.data.dtype)
-        if node.grad is None:
+        if isinstance(grad, Tensor):  # backward(create_graph=True): a gradient with a graph
+            if grad.array.dtype != node.array.dtype:
+                grad = grad.to(node.array.dtype)
+            node._grad = grad if node._grad is None else node._grad + grad
+            return
+        grad = np.asarray(grad, dtype=node.array.dtype)
+        held = node._grad
+        if held is None:
             # a leaf may own the gradient the engine made for it; an intermediate's is passed on
-            node.grad = grad if not node._inputs else grad.copy()
-        else:
-            node.grad = np.asarray(node.grad + grad)  # a 0-d sum would be a NumPy scalar
+            node._grad = constant(grad if not node._inputs else grad.copy())
+        elif held.requires_grad or not held.array.flags.writeable:
+            node._grad = constant(held.array + grad)
+        else:  # in place, as PyTorch accumulates: p.grad.zero_() resets the buffer it adds to
+            with np.errstate(all="ignore"):
+                held.array += grad
 
     def forget(self, node: Tensor) -> None:
-        node.grad = None
+        node._grad = None
 
     def gradient(self, node: Tensor) -> Any:
-        return node.grad
+        held = node._grad
+        return None if held is None else held.array
+
+    def moved(self, node: Tensor) -> Numbers:
+        return Numbers(node.array)
 
     strict = True  # grad() refuses as PyTorch's: no graph, an unused input
 
@@ -144,10 +177,10 @@ class TensorKind:
         return seed
 
     def _seed(self, node: Tensor, gradient: Any) -> Array:
-        if gradient is None and node.data.size != 1:
+        if gradient is None and node.array.size != 1:
             raise RuntimeError("grad can be implicitly created only for scalar outputs")
         given = np.ones(node.shape) if gradient is None else gradient
-        given = given.data if isinstance(given, Tensor) else given
+        given = given.array if isinstance(given, Tensor) else given
         if np.iscomplexobj(given) or np.asarray(given).dtype.kind not in "biuf":
             raise TypeError(
                 f"backward() takes real numbers as the gradient, got {np.asarray(given).dtype}"
@@ -163,7 +196,7 @@ class TensorKind:
 
     def seed_batch(self, node: Tensor, gradients: Any) -> Array:
         """A batch of upstream gradients along a new leading axis, each of the node's shape."""
-        given = gradients.data if isinstance(gradients, Tensor) else np.asarray(gradients)
+        given = gradients.array if isinstance(gradients, Tensor) else np.asarray(gradients)
         if given.dtype.kind not in "biuf":
             raise TypeError(f"backward() takes real numbers as the gradient, got {given.dtype}")
         if given.ndim == 0 or given.shape[1:] != node.shape:
@@ -176,30 +209,35 @@ class TensorKind:
     def as_grad(
         self, node: Tensor, grad: Any, create_graph: bool, batch: tuple[int, ...] = ()
     ) -> Any:
-        grad = np.zeros((*batch, *node.shape), node.data.dtype) if grad is None else grad
-        if create_graph:
-            return grad if isinstance(grad, Tensor) else constant(grad)
-        return np.asarray(grad.data if isinstance(grad, Tensor) else grad)  # 0-d: an array too
+        grad = np.zeros((*batch, *node.shape), node.array.dtype) if grad is None else grad
+        if isinstance(grad, Tensor):
+            return grad if create_graph else constant(grad.array)
+        return constant(np.asarray(grad, node.array.dtype))  # a Tensor, as PyTorch's grad gives
 
     def has_nan(self, node: Tensor, grad: Any) -> bool:
-        return bool(np.isnan(grad.data if isinstance(grad, Tensor) else grad).any())
+        return bool(np.isnan(grad.array if isinstance(grad, Tensor) else grad).any())
 
     def created_at(self, node: Tensor) -> str | None:
         found = getattr(node, "_where", None)
         return found[0] if found else None
 
     def written(self, node: Tensor, count: int) -> None:
-        node._stamp = restamp(node._stamp, count, bool(node._inputs))
+        write(node, count)
 
     def check_versions(self, order: Sequence[Tensor]) -> None:
-        """Refuse a node whose data, or an input's, was written in place after it was made."""
+        """Refuse a node whose data, or an input's, was written in place after it was made,
+        or that has an input made a new node by an in-place op since (its gradient would go
+        to the op's node, not to the Tensor this node was made from)."""
         count = WRITES.count
         for node in [n for n in order if n._stamp != count]:
             if node._op is not None:
                 inputs = [
-                    (i, x, x._stamp) for i, x in enumerate(node._inputs) if isinstance(x, Tensor)
+                    (i, x, stamp(x)) for i, x in enumerate(node._inputs) if isinstance(x, Tensor)
                 ]
-                refuse_if_stale(node._op, node, node._stamp, inputs, _named)
+                for i, x, x_stamp in inputs:
+                    if x._op is not None and x._stamp > node._stamp:  # (inplace.py's _recorded)
+                        raise modified(node._op.name, i, _named(x), x_stamp)
+                refuse_if_stale(node._op, node, stamp(node), inputs, _named)
 
     def check_saved(self, node: Tensor) -> None:
         """Anomaly mode: refuse a node whose saved arrays changed behind topograd's back."""
@@ -230,8 +268,8 @@ def _rule(
         out: Any = node
         grad = grad if isinstance(grad, Tensor) else constant(grad)
     else:
-        xs = [t if type(t) in NUMBERS else t.data for t in node._inputs]  # type: ignore[union-attr]
-        out = node.data
+        xs = [t if type(t) in NUMBERS else t.array for t in node._inputs]  # type: ignore[union-attr]
+        out = node.array
     # (no np.errstate here: the engine's walk and forward mode run every rule inside the
     # kind's ieee(), IEEE results without warnings, entered once per pass)
     return op.rule(grad, *xs, out, **params) if params else op.rule(grad, *xs, out)
@@ -243,8 +281,8 @@ def _forward(node: Tensor, per_operand: Sequence[Any], create_graph: bool) -> An
     assert op is not None and op.forward is not None
     if create_graph:
         return op.forward(*per_operand, *node._inputs, node)
-    datas = [t if type(t) in NUMBERS else t.data for t in node._inputs]  # type: ignore[union-attr]
-    return op.forward(*per_operand, *datas, node.data)
+    datas = [t if type(t) in NUMBERS else t.array for t in node._inputs]  # type: ignore[union-attr]
+    return op.forward(*per_operand, *datas, node.array)
 
 
 def _one_by_one(

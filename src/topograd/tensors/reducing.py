@@ -95,7 +95,7 @@ class Reductions:
     """The reductions of a Tensor (mixed into ``Tensor``)."""
 
     __slots__ = ()
-    data: np.ndarray[Any, Any]
+    array: np.ndarray[Any, Any]
 
     @staticmethod
     def _constant(data: Any) -> Any:  # a Tensor that wants no gradient: Tensor's own
@@ -104,7 +104,7 @@ class Reductions:
     def _reduce(
         self, op: Any, axis: Any, keepdims: Any, dim: Any, keepdim: Any, **more: Any
     ) -> Self:
-        found, keep = reduced_axes(axis, keepdims, dim, keepdim, self.data.ndim)
+        found, keep = reduced_axes(axis, keepdims, dim, keepdim, self.array.ndim)
         return cast(Self, op(self, axis=found, keepdims=keep, **more))
 
     def sum(
@@ -168,11 +168,11 @@ class Reductions:
 
     def cumsum(self, axis: Any = None, *, dim: Any = None) -> Self:
         """The running sums along the axis (an axis must be named, as in PyTorch)."""
-        found, _ = reduced_axes(axis, None, dim, None, max(self.data.ndim, 1))
+        found, _ = reduced_axes(axis, None, dim, None, max(self.array.ndim, 1))
         if not isinstance(found, int):
             raise TypeError("cumsum() takes one axis (dim=...)")
-        normalize_axis_index(found, max(self.data.ndim, 1))  # a number has one: 0 or -1
-        if self.data.ndim == 0:
+        normalize_axis_index(found, max(self.array.ndim, 1))  # a number has one: 0 or -1
+        if self.array.ndim == 0:
             return mul(self, 1.0)  # type: ignore[no-any-return]  # (a copy, as PyTorch's)
         return cumsum(self, axis=found)  # type: ignore[no-any-return]
 
@@ -218,8 +218,8 @@ class Reductions:
         self, op: Any, name: str, axis: Any, keepdims: Any, dim: Any, keepdim: Any
     ) -> Self:
         """amax or amin, refused over nothing as PyTorch refuses it (not NumPy's words)."""
-        found, keep = reduced_axes(axis, keepdims, dim, keepdim, self.data.ndim)
-        refuse_empty(name, self.data.shape, found)
+        found, keep = reduced_axes(axis, keepdims, dim, keepdim, self.array.ndim)
+        refuse_empty(name, self.array.shape, found)
         return cast(Self, op(self, axis=found, keepdims=keep))
 
     @staticmethod
@@ -227,25 +227,25 @@ class Reductions:
         """``x.max()`` of a whole Tensor that came out nan (it held one): PyTorch's ``max()``
         then, not ``amax``."""
         plain = axis is None and keepdims is None and keepdim is None
-        return plain and bool(np.isnan(found.data))
+        return plain and bool(np.isnan(found.array))
 
     def _nan_picked(self) -> Any:
         """nan, its gradient shared by the nans evenly, as ``torch.max()`` of a whole Tensor
         gives it (``torch.amax`` gives nan to every element): the mean of the nans."""
-        return mean(getitem(self, index=np.isnan(self.data)), axis=None, keepdims=False)
+        return mean(getitem(self, index=np.isnan(self.array)), axis=None, keepdims=False)
 
     def _selected(self, pick: Any, dim: Any, keepdim: Any, name: str) -> Selected:
         if keepdim is not None and not isinstance(keepdim, bool):
             raise TypeError(f"keepdim must be True or False, got {keepdim!r}")
         if not isinstance(dim, (int, np.integer)) or isinstance(dim, bool):
             raise TypeError("max() and min() with dim take one axis")
-        ndim = self.data.ndim
+        ndim = self.array.ndim
         if ndim == 0:  # one element: dim 0 or -1, as PyTorch's
             dim_index(dim, 0)
             return Selected(mul(self, 1.0), self._constant(np.zeros((), np.int64)))
         at = dim_index(dim, ndim)
-        refuse_empty(name, self.data.shape, at)
-        indices = np.expand_dims(pick(self.data, axis=at), at)
+        refuse_empty(name, self.array.shape, at)
+        indices = np.expand_dims(pick(self.array, axis=at), at)
         grid: list[Any] = list(np.indices(indices.shape, sparse=True))
         grid[at] = indices
         values = getitem(self, index=tuple(grid))
@@ -270,12 +270,12 @@ class Reductions:
     def _index(
         self, pick: Any, name: str, axis: Any, keepdims: Any, dim: Any, keepdim: Any
     ) -> Self:
-        found, keep = reduced_axes(axis, keepdims, dim, keepdim, self.data.ndim)
+        found, keep = reduced_axes(axis, keepdims, dim, keepdim, self.array.ndim)
         if found is not None and not isinstance(found, int):
             raise TypeError("argmax() and argmin() take one axis")
-        refuse_empty(name, self.data.shape, found, as_given=False)
+        refuse_empty(name, self.array.shape, found, as_given=False)
         return self._constant(  # type: ignore[no-any-return]
-            np.asarray(pick(self.data, axis=found, keepdims=keep), dtype=np.int64)
+            np.asarray(pick(self.array, axis=found, keepdims=keep), dtype=np.int64)
         )
 
     def all(
@@ -284,9 +284,9 @@ class Reductions:
         """Whether every element is non-zero (along the axis): booleans, no gradient; with
         ``dim=()`` each element's own, as PyTorch's (which reduces no axis here)."""
         if isinstance(dim, (tuple, list)) and not dim:
-            return self._constant(self.data != 0)  # type: ignore[no-any-return]
-        found, keep = reduced_axes(axis, keepdims, dim, keepdim, self.data.ndim)
-        return self._constant(np.all(self.data, axis=found, keepdims=keep))  # type: ignore[no-any-return]
+            return self._constant(self.array != 0)  # type: ignore[no-any-return]
+        found, keep = reduced_axes(axis, keepdims, dim, keepdim, self.array.ndim)
+        return self._constant(np.all(self.array, axis=found, keepdims=keep))  # type: ignore[no-any-return]
 
     def any(
         self, axis: Any = None, keepdims: Any = None, *, dim: Any = None, keepdim: Any = None
@@ -294,6 +294,6 @@ class Reductions:
         """Whether some element is non-zero (along the axis): booleans, no gradient (``dim=()``
         as ``all``'s)."""
         if isinstance(dim, (tuple, list)) and not dim:
-            return self._constant(self.data != 0)  # type: ignore[no-any-return]
-        found, keep = reduced_axes(axis, keepdims, dim, keepdim, self.data.ndim)
-        return self._constant(np.any(self.data, axis=found, keepdims=keep))  # type: ignore[no-any-return]
+            return self._constant(self.array != 0)  # type: ignore[no-any-return]
+        found, keep = reduced_axes(axis, keepdims, dim, keepdim, self.array.ndim)
+        return self._constant(np.any(self.array, axis=found, keepdims=keep))  # type: ignore[no-any-return]

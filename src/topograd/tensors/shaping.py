@@ -54,14 +54,18 @@ class Shapes:
     """The shape methods of a Tensor (mixed into ``Tensor``)."""
 
     __slots__ = ()
-    data: np.ndarray[Any, Any]
+    array: np.ndarray[Any, Any]
 
     def _axis(self, dim: Any, extra: int = 0) -> int:
-        return dim_index(dim, self.data.ndim + extra)
+        return dim_index(dim, self.array.ndim + extra)
+
+    def numel(self) -> int:
+        """The number of elements, as PyTorch's."""
+        return int(self.array.size)
 
     def size(self, dim: Any = None) -> Any:
         """The shape (PyTorch's name), or the length along ``dim``."""
-        shape = tuple(self.data.shape)
+        shape = tuple(self.array.shape)
         if dim is None:
             return shape
         if not shape:  # PyTorch's size(0) of a number is refused
@@ -71,7 +75,7 @@ class Shapes:
     def reshape(self, *shape: Any, **named: Any) -> Self:
         """The same elements in another shape (-1: what is left): ``reshape(2, 3)``,
         ``reshape((2, 3))`` or ``reshape(shape=(2, 3))``."""
-        sizes = inferred(as_sizes(given(shape, named, "shape")), self.data.size)
+        sizes = inferred(as_sizes(given(shape, named, "shape")), self.array.size)
         return cast(Self, reshape(self, shape=sizes))
 
     def transpose(self, *axes: Any, dim0: Any = None, dim1: Any = None) -> Self:
@@ -86,18 +90,18 @@ class Shapes:
             return self.swapaxes(*axes)
         given = tuple(axes[0]) if len(axes) == 1 and isinstance(axes[0], (tuple, list)) else axes
         order = tuple(self._axis(a) for a in given)
-        if sorted(order) != list(range(self.data.ndim)):
+        if sorted(order) != list(range(self.array.ndim)):
             if given:
                 raise RuntimeValueError(
-                    f"axes {given} are not a permutation of {self.data.ndim} axes"
+                    f"axes {given} are not a permutation of {self.array.ndim} axes"
                 )
-            order = tuple(reversed(range(self.data.ndim)))
+            order = tuple(reversed(range(self.array.ndim)))
         return cast(Self, transpose(self, axes=order))
 
     def swapaxes(self, axis0: Any, axis1: Any) -> Self:
         """The two axes exchanged (a Tensor of no axes as it is, a new node, as PyTorch's)."""
         a, b = self._axis(axis0), self._axis(axis1)
-        order = list(range(self.data.ndim))
+        order = list(range(self.array.ndim))
         if order:
             order[a], order[b] = order[b], order[a]
         return cast(Self, transpose(self, axes=tuple(order)))
@@ -111,30 +115,30 @@ class Shapes:
         """The axes in the order ``dims`` gives (PyTorch's name for transpose(axes))."""
         dims = given(dims, named, "dims")
         order = tuple(self._axis(d) for d in as_sizes(dims, "permute(): a dim"))
-        if sorted(order) != list(range(self.data.ndim)):
+        if sorted(order) != list(range(self.array.ndim)):
             raise RuntimeValueError(
-                f"permute(): {as_sizes(dims)} is not an order of {self.data.ndim} axes"
+                f"permute(): {as_sizes(dims)} is not an order of {self.array.ndim} axes"
             )
         return transpose(self, axes=order)
 
     def t(self) -> Any:
         """A matrix transposed (a vector or a number as it is), as PyTorch's ``t()``."""
-        if self.data.ndim > 2:
-            raise RuntimeValueError(f"t() takes a Tensor of at most 2 axes, not {self.data.ndim}")
-        return transpose(self, axes=tuple(reversed(range(self.data.ndim))))
+        if self.array.ndim > 2:
+            raise RuntimeValueError(f"t() takes a Tensor of at most 2 axes, not {self.array.ndim}")
+        return transpose(self, axes=tuple(reversed(range(self.array.ndim))))
 
     def view(self, *shape: Any) -> Any:
         """The same elements in another shape (-1: what is left), where the layout allows it
         without a copy, as PyTorch's (``layout.viewable``, from the array's strides: ``x.t()``
         has no view as one axis); elsewhere PyTorch's refusal, which says to use reshape."""
-        sizes = inferred(as_sizes(shape), self.data.size)
-        if not viewable(self.data, sizes):
+        sizes = inferred(as_sizes(shape), self.array.size)
+        if not viewable(self.array, sizes):
             raise RuntimeValueError(NOT_A_VIEW)
         return reshape(self, shape=sizes)
 
     def flatten(self, start_dim: int = 0, end_dim: int = -1) -> Any:
         """The axes from ``start_dim`` to ``end_dim`` (both included) as one."""
-        shape = self.data.shape
+        shape = self.array.shape
         a, b = self._axis(start_dim), self._axis(end_dim)
         if not shape:
             return reshape(self, shape=(1,))
@@ -146,7 +150,7 @@ class Shapes:
 
     def squeeze(self, dim: Any = None) -> Any:
         """Without the axes of length 1 (only those ``dim`` names, where it is given)."""
-        shape = self.data.shape
+        shape = self.array.shape
         named = (
             range(len(shape)) if dim is None else dim if isinstance(dim, (tuple, list)) else [dim]
         )
@@ -159,14 +163,14 @@ class Shapes:
     def unsqueeze(self, dim: int) -> Any:
         """With a new axis of length 1 at ``dim``."""
         at = self._axis(dim, extra=1)
-        shape = self.data.shape
+        shape = self.array.shape
         return reshape(self, shape=(*shape[:at], 1, *shape[at:]))
 
     def expand(self, *sizes: Any, **named: Any) -> Any:
         """Repeated along axes of length 1 (and new leading ones) to ``sizes`` (``size=``); -1
         keeps an axis as it is. Its gradient sums the repeats."""
         wanted = as_sizes(given(sizes, named, "size"))
-        shape = self.data.shape
+        shape = self.array.shape
         lead = len(wanted) - len(shape)
         if lead < 0:
             raise RuntimeValueError(
@@ -180,11 +184,11 @@ class Shapes:
     def repeat(self, *repeats: Any) -> Any:
         """Tiled ``repeats`` times along each axis (new leading axes where more are given)."""
         times = as_sizes(repeats)
-        if len(times) < self.data.ndim:
+        if len(times) < self.array.ndim:
             raise RuntimeValueError(
                 "repeat(): give at least as many repeats as the Tensor has axes"
             )
-        shape = (1,) * (len(times) - self.data.ndim) + self.data.shape
+        shape = (1,) * (len(times) - self.array.ndim) + self.array.shape
         spread = [n for pair in zip([1] * len(shape), shape, strict=True) for n in pair]
         tiled = [n for pair in zip(times, shape, strict=True) for n in pair]
         out = broadcast_to(reshape(self, shape=tuple(spread)), shape=tuple(tiled))
@@ -196,8 +200,8 @@ class Shapes:
         axes = [self._axis(d) for d in as_sizes(dims, "flip(): a dim")]
         if len(set(axes)) != len(axes):
             raise RuntimeError(f"flip(): a dim appears more than once in {as_sizes(dims)}")
-        index = [slice(None)] * self.data.ndim
-        for at in axes if self.data.ndim else []:  # a number flipped is itself
+        index = [slice(None)] * self.array.ndim
+        for at in axes if self.array.ndim else []:  # a number flipped is itself
             index[at] = slice(None, None, -1)
         return getitem(self, index=tuple(index))
 
@@ -209,9 +213,9 @@ class Shapes:
                 if len(shifts) != 1:
                     raise RuntimeValueError("roll(): one shift per dim, and one without dims")
                 (shifts,) = shifts
-            flat = reshape(self, shape=(self.data.size,))
-            rolled = getitem(flat, index=(np.roll(np.arange(self.data.size), int(shifts)),))
-            return reshape(rolled, shape=self.data.shape)
+            flat = reshape(self, shape=(self.array.size,))
+            rolled = getitem(flat, index=(np.roll(np.arange(self.array.size), int(shifts)),))
+            return reshape(rolled, shape=self.array.shape)
         moves = as_sizes((shifts,)) if not isinstance(shifts, int) else (shifts,)
         axes = as_sizes((dims,)) if not isinstance(dims, int) else (dims,)
         if len(moves) != len(axes):
@@ -219,8 +223,8 @@ class Shapes:
         out: Any = self
         for move, d in zip(moves, axes, strict=True):
             at = self._axis(d)
-            index: list[Any] = [slice(None)] * self.data.ndim
-            index[at] = np.roll(np.arange(self.data.shape[at]), int(move))
+            index: list[Any] = [slice(None)] * self.array.ndim
+            index[at] = np.roll(np.arange(self.array.shape[at]), int(move))
             out = getitem(out, index=tuple(index))
         return out
 
@@ -231,7 +235,7 @@ class Shapes:
         given; a split_size of 0 only where the axis is empty, as PyTorch's."""
         sections = split_size if split_size_or_sections is None else split_size_or_sections
         at = self._axis(dim)
-        length = self.data.shape[at]
+        length = self.array.shape[at]
         if isinstance(sections, int):
             step = sections
             if step < 0 or (step == 0 and length):
@@ -249,7 +253,7 @@ class Shapes:
                 raise RuntimeValueError(f"split(): sizes {sizes} do not add up to {length}")
         pieces, start = [], 0
         for size in sizes:
-            index: list[Any] = [slice(None)] * self.data.ndim
+            index: list[Any] = [slice(None)] * self.array.ndim
             index[at] = slice(start, start + size)
             pieces.append(getitem(self, index=tuple(index)))
             start += size
@@ -259,7 +263,7 @@ class Shapes:
         """``chunks`` pieces along ``dim`` (fewer where it is short), as PyTorch's."""
         if chunks <= 0:
             raise RuntimeValueError("chunk(): chunks must be positive")
-        length = self.data.shape[self._axis(dim)]
+        length = self.array.shape[self._axis(dim)]
         if not length:  # an empty axis: that many empty pieces, as PyTorch's
             return self.split([0] * chunks, dim)
         return self.split(max(1, -(-length // chunks)), dim)
@@ -273,9 +277,9 @@ class Shapes:
         return self._triangle(np.triu, diagonal)
 
     def _triangle(self, keep: Any, diagonal: int) -> Any:
-        if self.data.ndim < 2:
+        if self.array.ndim < 2:
             raise RuntimeValueError("tril() and triu() take a Tensor of two axes or more")
-        mask = keep(np.ones(self.data.shape[-2:], dtype=bool), int(diagonal))
+        mask = keep(np.ones(self.array.shape[-2:], dtype=bool), int(diagonal))
         return select(mask, self, 0.0)
 
     def diagonal(self, offset: int = 0, dim1: int = 0, dim2: int = 1) -> Any:
@@ -284,9 +288,9 @@ class Shapes:
         a, b = self._axis(dim1), self._axis(dim2)
         if a == b:
             raise RuntimeValueError("diagonal(): dim1 and dim2 must differ")
-        rest = [k for k in range(self.data.ndim) if k not in (a, b)]
+        rest = [k for k in range(self.array.ndim) if k not in (a, b)]
         moved = transpose(self, axes=(*rest, a, b))
-        rows, cols = self.data.shape[a], self.data.shape[b]
+        rows, cols = self.array.shape[a], self.array.shape[b]
         start_row, start_col = max(0, -offset), max(0, offset)
         count = max(0, min(rows - start_row, cols - start_col))
         steps = np.arange(count)
@@ -298,10 +302,10 @@ class Shapes:
         in the gradient). The index holds integers: a Tensor of int64 or int32, as PyTorch
         asks (or an array of integers); floats are refused, as by PyTorch."""
         picks = index_numbers(index, ("int64", "int32"), _GATHER)
-        if picks.ndim != self.data.ndim:
+        if picks.ndim != self.array.ndim:
             raise RuntimeValueError("gather(): index must have as many axes as the Tensor")
         at = self._axis(dim)
-        size = self.data.shape[at]
+        size = self.array.shape[at]
         outside = picks[(picks < 0) | (picks >= size)]
         if outside.size:
             raise IndexError(

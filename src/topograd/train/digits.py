@@ -120,9 +120,9 @@ def train_digits(
         loss = F.cross_entropy(logits, y[batch])
         loss.backward()
         optimizer.step()
-        return loss.item(), float((logits.data.argmax(axis=1) == y[batch]).mean())
+        return loss.item(), float((logits.array.argmax(axis=1) == y[batch]).mean())
 
     history = fit(step, steps, progress)
     with no_grad():
-        predicted = network(x[test]).data.argmax(axis=1)
+        predicted = network(x[test]).array.argmax(axis=1)
     return DigitsRun(network, history, images[test], y[test], predicted)

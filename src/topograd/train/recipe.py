@@ -88,7 +88,7 @@ class Run:
         with no_grad():
             if isinstance(self.model, MLP):
                 return [_scalar_class(self.model(p)) for p in points]
-            out = self.model(np.array(points)).data
+            out = self.model(np.array(points)).array
         classes = (out[:, 0] > 0).astype(int) if out.shape[1] == 1 else out.argmax(axis=1)
         return [int(c) for c in classes]
 
@@ -167,10 +167,10 @@ def tensor_loss(
         if classes == 2:
             signs = targets * 2.0 - 1.0
             data_loss = (1.0 - out[:, 0] * signs).relu().mean()
-            right = (out.data[:, 0] > 0) == (signs > 0)
+            right = (out.array[:, 0] > 0) == (signs > 0)
         else:
             data_loss = F.cross_entropy(out, targets)
-            right = out.data.argmax(axis=1) == targets
+            right = out.array.argmax(axis=1) == targets
         total = data_loss + ALPHA * sum((p * p).sum() for p in params)
         return total, float(right.mean())
 

@@ -82,12 +82,12 @@ def _evaluate(fn: Callable[..., Tensor], tensors: list[Any], j: int, data: Array
     """fn's output with input ``j`` set to ``data``, the inputs wanting gradients as they did
     (fn may itself differentiate, with tg.grad(create_graph=True))."""
     args = [
-        Tensor(data if k == j else t.data, requires_grad=t.requires_grad)
+        Tensor(data if k == j else t.array, requires_grad=t.requires_grad)
         if isinstance(t, Tensor)
         else t
         for k, t in enumerate(tensors)
     ]
-    return np.asarray(fn(*args).data, dtype=np.float64)
+    return np.asarray(fn(*args).array, dtype=np.float64)
 
 
 def _fast(
@@ -98,7 +98,7 @@ def _fast(
     rng: np.random.Generator,
     options: Options,
 ) -> tuple[Array, Array]:
-    x = tensors[j].data.astype(np.float64)
+    x = tensors[j].array.astype(np.float64)
     u, v = rng.normal(size=x.shape), rng.normal(size=out.shape)
 
     def along_u(t: float) -> float:
@@ -113,7 +113,7 @@ def _numerical_jacobian(
     fn: Callable[..., Tensor], tensors: list[Any], j: int, options: Options
 ) -> Array:
     """Column k: the central difference of the flattened output along input element k."""
-    x = tensors[j].data.astype(np.float64)
+    x = tensors[j].array.astype(np.float64)
     columns = []
     for k in range(x.size):
 
@@ -134,8 +134,8 @@ def _vjp(out: Tensor, x: Tensor, v: Array) -> Array:
 def _analytical_jacobian(out: Tensor, x: Tensor) -> Array:
     """Row m: the gradient of output element m (a backward seeded with a one-hot)."""
     rows = []
-    for m in range(out.data.size):
-        v = np.zeros(out.data.size)
+    for m in range(out.array.size):
+        v = np.zeros(out.array.size)
         v[m] = 1.0
         rows.append(_vjp(out, x, v.reshape(out.shape)).ravel())
     return np.stack(rows) if rows else np.zeros((0, 0))
@@ -155,7 +155,7 @@ def node_fault(node: Tensor, atol: float, rtol: float, rng: np.random.Generator)
     params = kind.params(node)
     forward = kernel(op)
     wants = [isinstance(t, Tensor) and t.requires_grad for t in operands]
-    xs = [_float64(t.data) if isinstance(t, Tensor) else t for t in operands]
+    xs = [_float64(t.array) if isinstance(t, Tensor) else t for t in operands]
     with np.errstate(all="ignore"):
         out = np.asarray(forward(*xs, **params))
         v = rng.normal(size=out.shape)

@@ -3,6 +3,7 @@
 taken the kernel's own way. The array functions (``uniform_``, ``normal_``, ``random_``,
 ``bernoulli_``, ``exponential_``) fill a NumPy array in place; the factories make Tensors."""
 
+from ..inplace import DRAWS
 from .choices import multinomial as multinomial_array
 from .choices import randperm as randperm_array
 from .continuous import bernoulli_, exponential_, uniform_
@@ -30,6 +31,8 @@ from .seeding import (
     seed,
     set_rng_state,
 )
+
+DRAWS.update(normal_=normal_, uniform_=uniform_)  # Tensor.normal_, Tensor.uniform_
 
 __all__ = [
     "Generator",

@@ -21,7 +21,7 @@ import numpy as np
 
 from ...autograd.errors import RuntimeValueError
 from ..creation import checked_shape
-from ..pointwise import device_index
+from ..devices import device_index
 from ..shaping import as_sizes
 from ..tensor import Tensor, constant
 from .choices import multinomial as choose
@@ -58,7 +58,7 @@ def _empty(size: tuple[Any, ...], named: Any, dtype: Any, default: Any, device: 
 
 
 def _data(x: Any) -> Array:
-    return x.data if isinstance(x, Tensor) else np.asarray(x)
+    return x.array if isinstance(x, Tensor) else np.asarray(x)
 
 
 def rand(

@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 
 from ...autograd.errors import RuntimeValueError
-from ..pointwise import device_index
+from ..devices import device_index
 from ..tensor import Tensor, constant
 
 Array = np.ndarray[Any, Any]
@@ -178,7 +178,7 @@ def state_record(new_state: Any) -> Any:
     if isinstance(new_state, (bytes, bytearray)):
         raw = np.frombuffer(bytes(new_state), np.uint8)
     else:
-        raw = np.asarray(new_state.data if isinstance(new_state, Tensor) else new_state)
+        raw = np.asarray(new_state.array if isinstance(new_state, Tensor) else new_state)
         if raw.dtype != np.uint8:
             raise TypeError("RNG state must be a torch.ByteTensor")
     if raw.size != STATE_LAYOUT.itemsize:

@@ -1,0 +1,108 @@
+"""The dtype an op computes in, as PyTorch's: its operands promoted together (``dtypes``), and
+what the op does with integers and booleans, which its registry entry says (``Op.integers``):
+
+- ``"promote"``: computed in floats, integers and booleans in the default dtype (exp, div);
+- ``"keep"``: in the operands' promoted dtype, whatever it is (add, abs, reshape, amax);
+- ``"int64"``: integers and booleans summed as int64 (sum, prod, cumsum);
+- ``"same"``: the operands must share their dtype, integers allowed (matmul, linear);
+- ``"select"``: a condition first, as it is, then ``"keep"``'s operands (where);
+- ``"floats"``: its first operand a float (mean, softmax, gelu), PyTorch's refusal otherwise;
+  the others (class indices) as they are.
+
+``Op.bools`` says whether booleans are taken at all (not by neg, abs, relu, floor...).
+
+>>> import numpy as np
+>>> from topograd.autograd.registry import OPS
+>>> [a.dtype for a in kernel_arrays(OPS["add"], [np.arange(3), 2.5])]
+[dtype('float32'), dtype('float32')]
+>>> [a.dtype for a in kernel_arrays(OPS["exp"], [np.arange(3)])]
+[dtype('float32')]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from ..autograd.errors import RuntimeValueError
+from ..autograd.registry import Op
+from . import dtypes
+
+# PyTorch's names of the dtypes, as its refusals write them
+SCALAR_TYPES = {
+    "bool": "Bool",
+    "uint8": "Byte",
+    "int8": "Char",
+    "int16": "Short",
+    "int32": "Int",
+    "int64": "Long",
+    "float16": "Half",
+    "float32": "Float",
+    "float64": "Double",
+}
+
+
+def kernel_arrays(op: Op, arrays: Sequence[Any]) -> list[Any]:
+    """The op's operands (arrays, and Python numbers) as arrays of the dtype it computes in."""
+    first = arrays[0]
+    if type(first) is np.ndarray and first.dtype.kind == "f":  # the common case: all alike
+        kind = first.dtype
+        if all(type(a) is np.ndarray and a.dtype == kind for a in arrays[1:]):
+            return list(arrays)
+    found = [a for a in arrays if a is not None]
+    if not found:
+        return list(arrays)
+    if op.integers == "same":
+        return _same(op, arrays)
+    if op.integers == "select":  # (the condition: booleans, as they are)
+        return [first, *kernel_arrays(_KEEP, arrays[1:])]
+    if op.integers == "floats":
+        if np.asarray(first).dtype.kind != "f":
+            _whole(op, dtypes.result_type(first))
+        return list(arrays)
+    target = dtypes.result_type(*found)
+    if target.category != dtypes.FLOAT:
+        target = _whole(op, target)
+    return [_cast(a, target.dtype) for a in arrays]
+
+
+_KEEP = Op("keep", lambda *args: args, 0, "", "", integers="keep")  # how select's others go
+
+
+def _whole(op: Op, target: dtypes.dtype) -> dtypes.dtype:
+    """The dtype an op computes in for integer or boolean operands (``target``)."""
+    if op.integers == "floats" or (target is dtypes.boolean and not op.bools):
+        raise RuntimeValueError(
+            f"\"{op.name}\" not implemented for '{SCALAR_TYPES[target.name]}'"
+            + (" (it takes floats)" if op.integers == "floats" else "")
+        )
+    if op.integers == "promote":
+        return dtypes.get_default_dtype()
+    if op.integers == "int64":
+        return dtypes.int64
+    return target
+
+
+def _same(op: Op, arrays: Sequence[Any]) -> list[Any]:
+    """Operands that must share a dtype (matmul, linear, conv2d), as PyTorch checks them."""
+    kinds = {np.asarray(a).dtype for a in arrays if a is not None}
+    if len(kinds) > 1:
+        names = " and ".join(sorted(str(k) for k in kinds))
+        raise RuntimeValueError(
+            f"{op.name}(): expected both operands to have the same dtype, but got {names} "
+            "(convert one with .to(dtype), as PyTorch asks)"
+        )
+    (kind,) = kinds
+    if kind == np.bool_ and not op.bools:
+        raise RuntimeValueError(f"\"{op.name}\" not implemented for 'Bool'")
+    return list(arrays)
+
+
+def _cast(a: Any, target: np.dtype[Any]) -> Any:
+    if a is None:
+        return None
+    if type(a) is np.ndarray:
+        return a if a.dtype == target else a.astype(target)
+    return np.asarray(a, target)
