@@ -28,7 +28,7 @@ if TYPE_CHECKING:
     from .embedding import Embedding
     from .layers import Flatten, Identity, LazyLinear, Linear, ReLU, Sequential, Tanh
     from .loss_modules import BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, MSELoss, NLLLoss
-    from .normalization import BatchNorm1d, LayerNorm
+    from .normalization import BatchNorm1d, BatchNorm2d, LayerNorm
     from .parameter import Parameter
     from .pooling import AvgPool2d, MaxPool2d
 
@@ -60,6 +60,7 @@ _ON_FIRST_USE = {
     "Dropout": "dropout",
     "LayerNorm": "normalization",
     "BatchNorm1d": "normalization",
+    "BatchNorm2d": "normalization",
     "Embedding": "embedding",
     "CrossEntropyLoss": "loss_modules",
     "NLLLoss": "loss_modules",
@@ -76,6 +77,7 @@ __all__ = [
     "BCELoss",
     "BCEWithLogitsLoss",
     "BatchNorm1d",
+    "BatchNorm2d",
     "Conv2d",
     "CrossEntropyLoss",
     "Dropout",

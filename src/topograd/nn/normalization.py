@@ -1,6 +1,6 @@
 """Normalisation, as PyTorch's: ``layer_norm`` and ``LayerNorm`` (over the last axes of each
-sample), ``batch_norm`` and ``BatchNorm1d`` (over the batch, per channel, with running
-statistics for evaluation).
+sample), ``batch_norm``, ``BatchNorm1d`` and ``BatchNorm2d`` (over the batch, per channel, with
+running statistics for evaluation).
 
 Each is made of the registry's ops (mean, var, sqrt, and arithmetic), so its gradient and its
 second derivatives are theirs: the same maths as PyTorch's fused kernels, rounded in another
@@ -181,14 +181,16 @@ class LayerNorm(Module):
         )
 
 
-class BatchNorm1d(Module):
-    """``batch_norm`` of (N, C) or (N, C, L) inputs: the batch's statistics in training mode
+class _BatchNorm(Module):
+    """``batch_norm`` of inputs of the ranks ``ranks``: the batch's statistics in training mode
     (updating the buffers ``running_mean``, ``running_var`` and ``num_batches_tracked``; an
     empty batch changes only the count, as PyTorch's), the running ones in evaluation mode; a
     learnt weight (ones) and bias (zeros) where ``affine``. ``momentum=None`` averages all
     batches so far (a cumulative mean), as PyTorch's;
-    ``track_running_stats=False`` keeps no statistics and always uses the batch's."""
+    ``track_running_stats=False`` keeps no statistics and always uses the batch's. The kinds
+    (``BatchNorm1d``, ``BatchNorm2d``) differ only in the ranks they take."""
 
+    ranks: tuple[int, ...] = ()
     running_mean: Tensor | None  # buffers (register_buffer)
     running_var: Tensor | None
     num_batches_tracked: Tensor | None
@@ -221,8 +223,9 @@ class BatchNorm1d(Module):
 
     def forward(self, input: Tensor) -> Tensor:  # noqa: A002
         x = as_input(input, self.weight, self.bias, self.running_mean, self.running_var)
-        if x.ndim not in (2, 3):
-            raise ValueError(f"expected 2D or 3D input (got {x.ndim}D input)")
+        if x.ndim not in self.ranks:
+            expected = " or ".join(f"{rank}D" for rank in self.ranks)
+            raise ValueError(f"expected {expected} input (got {x.ndim}D input)")
         momentum = 0.0 if self.momentum is None else self.momentum
         tracking = self.training and self.track_running_stats
         if tracking:
@@ -246,7 +249,32 @@ class BatchNorm1d(Module):
 
     def __repr__(self) -> str:
         return (
-            f"BatchNorm1d({self.num_features}, eps={self.eps}, momentum={self.momentum}, "
-            f"affine={self.affine}, bias={self.bias is not None}, "
+            f"{type(self).__name__}({self.num_features}, eps={self.eps}, "
+            f"momentum={self.momentum}, affine={self.affine}, bias={self.bias is not None}, "
             f"track_running_stats={self.track_running_stats})"
         )
+
+
+class BatchNorm1d(_BatchNorm):
+    """Batch norm (see ``_BatchNorm``) of (N, C) or (N, C, L) inputs: per channel C, over N
+    (and L).
+
+    >>> import topograd as tg
+    >>> out = tg.nn.BatchNorm1d(2)(tg.tensor([[1.0, 5.0], [3.0, 5.0]]))
+    >>> [[round(v, 4) for v in row] for row in out.tolist()]
+    [[-1.0, 0.0], [1.0, 0.0]]
+    """
+
+    ranks = (2, 3)
+
+
+class BatchNorm2d(_BatchNorm):
+    """Batch norm (see ``_BatchNorm``) of (N, C, H, W) images: per channel C, over N, H and W.
+
+    >>> import topograd as tg
+    >>> out = tg.nn.BatchNorm2d(1)(tg.tensor([[[[1.0, 3.0]]], [[[1.0, 3.0]]]]))
+    >>> [round(v, 4) for v in out.flatten().tolist()]
+    [-1.0, 1.0, -1.0, 1.0]
+    """
+
+    ranks = (4,)
