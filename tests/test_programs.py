@@ -89,7 +89,7 @@ NAMES = [p.name for p in PROGRAMS]
 PORTABLE = {
     "torch": {"ATEN_CPU_CAPABILITY": "default"},
     "topograd": {
-        "NPY_DISABLE_CPU_FEATURES": "X86_V3 X86_V4 AVX512_ICL",
+        "NPY_DISABLE_CPU_FEATURES": "X86_V3 X86_V4 AVX512_ICL AVX512_SPR",
         "OPENBLAS_CORETYPE": "Prescott",
     },
 }
