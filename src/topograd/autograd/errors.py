@@ -23,3 +23,9 @@ class RuntimeValueError(RuntimeError, ValueError):
 
 class RuntimeTypeError(RuntimeError, TypeError):
     """A refusal that PyTorch raises as RuntimeError and topograd, of its kind, as TypeError."""
+
+
+class NotImplementedValueError(NotImplementedError, ValueError):
+    """A dtype an op has no kernel for: PyTorch's NotImplementedError ("not implemented for
+    'Bool'"), a RuntimeError too (as NotImplementedError is), and the ValueError topograd
+    raised before."""

@@ -119,6 +119,7 @@ def _tangent(cond: Any, chosen: Any, other: Any) -> Any:
     array="clamp_min",
     torch="torch.clamp",  # with min= only
     saves=(0, 1),
+    integers="keep",  # (integers and booleans kept, as PyTorch's)
     domain=(ANY, ANY),
     special=[
         ((1.0, 1.0), 1.0, (1.0, 0.0)),
@@ -141,6 +142,7 @@ def clamp_min(grad: Any, x: Any, low: Any, out: Any) -> tuple[Any, Any]:
     array="clamp_max",
     torch="torch.clamp",  # with max= only
     saves=(0, 1),
+    integers="keep",  # (integers and booleans kept, as PyTorch's)
     domain=(ANY, ANY),
     special=[
         ((1.0, 1.0), 1.0, (1.0, 0.0)),
@@ -163,6 +165,8 @@ def clamp_max(grad: Any, x: Any, high: Any, out: Any) -> tuple[Any, Any]:
     array="clamp_between",
     torch="torch.clamp",
     saves=(0, 1, 2),
+    integers="keep",
+    bools=False,
     domain=(ANY, ANY, ANY),
     special=[
         ((1.0, 1.0, 1.0), 1.0, (1.0, 0.0, 0.0)),

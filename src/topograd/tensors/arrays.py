@@ -169,6 +169,8 @@ def refusal(op: Op, arrays: Sequence[Array], error: ValueError) -> str:
                     f"The size of tensor a ({m}) must match the size of tensor b ({n}) at "
                     f"non-singleton dimension {max(len(a), len(b)) - k}"
                 )
+    if "negative integer powers" in str(error):  # NumPy's words are PyTorch's
+        return str(error)
     return f"{op.name}(): {error}"
 
 

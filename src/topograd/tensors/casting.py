@@ -26,7 +26,7 @@ from typing import Any
 
 import numpy as np
 
-from ..autograd.errors import RuntimeValueError
+from ..autograd.errors import NotImplementedValueError, RuntimeValueError
 from ..autograd.registry import Op
 from . import dtypes
 
@@ -52,6 +52,8 @@ def kernel_arrays(op: Op, arrays: Sequence[Any]) -> list[Any]:
         if all(type(a) is np.ndarray and a.dtype == kind for a in arrays[1:]):
             return list(arrays)
     found = [a for a in arrays if a is not None]
+    if op.name == "sub":
+        _subtracted(found)
     if not found:
         return list(arrays)
     if op.integers == "same":
@@ -65,7 +67,24 @@ def kernel_arrays(op: Op, arrays: Sequence[Any]) -> list[Any]:
     target = dtypes.result_type(*found)
     if target.category != dtypes.FLOAT:
         target = _whole(op, target)
+        if op.name == "pow" and type(arrays[1]) is int and arrays[1] < 0:  # before it wraps
+            raise RuntimeValueError("Integers to negative integer powers are not allowed.")
     return [_cast(a, target.dtype) for a in arrays]
+
+
+def _subtracted(operands: Sequence[Any]) -> None:
+    """PyTorch's refusal of a subtraction with booleans (a boolean number counts too)."""
+    bools = sum(1 for a in operands if np.asarray(a).dtype == np.bool_)
+    if bools == 2:
+        raise RuntimeValueError(
+            "Subtraction, the `-` operator, with two bool tensors is not supported. "
+            "Use the `^` or `logical_xor()` operator instead."
+        )
+    if bools:
+        raise RuntimeValueError(
+            "Subtraction, the `-` operator, with a bool tensor is not supported. "
+            "If you are trying to invert a mask, use the `~` or `logical_not()` operator instead."
+        )
 
 
 _KEEP = Op("keep", lambda *args: args, 0, "", "", integers="keep")  # how select's others go
@@ -74,7 +93,7 @@ _KEEP = Op("keep", lambda *args: args, 0, "", "", integers="keep")  # how select
 def _whole(op: Op, target: dtypes.dtype) -> dtypes.dtype:
     """The dtype an op computes in for integer or boolean operands (``target``)."""
     if op.integers == "floats" or (target is dtypes.boolean and not op.bools):
-        raise RuntimeValueError(
+        raise NotImplementedValueError(
             f"\"{op.name}\" not implemented for '{SCALAR_TYPES[target.name]}'"
             + (" (it takes floats)" if op.integers == "floats" else "")
         )
@@ -96,7 +115,7 @@ def _same(op: Op, arrays: Sequence[Any]) -> list[Any]:
         )
     (kind,) = kinds
     if kind == np.bool_ and not op.bools:
-        raise RuntimeValueError(f"\"{op.name}\" not implemented for 'Bool'")
+        raise NotImplementedValueError(f"\"{op.name}\" not implemented for 'Bool'")
     return list(arrays)
 
 
@@ -105,4 +124,4 @@ def _cast(a: Any, target: np.dtype[Any]) -> Any:
         return None
     if type(a) is np.ndarray:
         return a if a.dtype == target else a.astype(target)
-    return np.asarray(a, target)
+    return np.asarray(a).astype(target)  # (a Python int out of range wraps, as PyTorch's)

@@ -53,6 +53,10 @@ def leaf(array: Any, requires_grad: bool = False, device: Any = None) -> Tensor:
     if device is not None:
         device_index(str(device))
     out = constant(array)
+    if requires_grad and out.array.dtype.kind != "f":
+        raise RuntimeValueError(  # PyTorch's words, as its factories say them
+            "Only Tensors of floating point and complex dtype can require gradients"
+        )
     return out.requires_grad_(True) if requires_grad else out
 
 

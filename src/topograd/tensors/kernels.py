@@ -63,8 +63,14 @@ def softplus(x: Array) -> Array:
 
 
 def sign(x: Array) -> Array:
-    """-1, 0 or 1; 0 at nan, as PyTorch."""
-    return np.nan_to_num(np.sign(x), nan=0.0)
+    """-1, 0 or 1; 0 at nan, as PyTorch; a boolean as it is (PyTorch's too)."""
+    return x.copy() if x.dtype == np.bool_ else np.nan_to_num(np.sign(x), nan=0.0)
+
+
+def rint(x: Array) -> Array:
+    """To the nearest whole number, halves to the even one; integers kept, as PyTorch's
+    (NumPy's rint gives floats)."""
+    return x.copy() if x.dtype.kind in "iu" else np.rint(x)
 
 
 _erf = np.vectorize(math.erf, otypes=[np.float64])

@@ -23,7 +23,7 @@ from typing import Any, Self, TypeVar
 
 import numpy as np
 
-from ..autograd.errors import RuntimeValueError
+from ..autograd.errors import NotImplementedValueError, RuntimeValueError
 from ..autograd.registry import Op
 from ..ops.arithmetic import add, div, mul, neg, sub
 from ..ops.elementary import power
@@ -75,20 +75,27 @@ def _compared(compare: Any, name: str) -> Callable[[Any, Any], Any]:
         a, b = x.array, _numbers(y)
         if not isinstance(b, (np.ndarray, bool, int, float, np.generic)):
             return NotImplemented
-        return x._constant(quietly(compare, (a, b), {}))
+        found = dtypes.result_type(a, b).dtype  # (int32 and float32 meet in float32, not 64)
+        # (a Python int out of the dtype's range wraps, as PyTorch's does)
+        done = quietly(compare, (a.astype(found, copy=False), np.asarray(b).astype(found)), {})
+        return x._constant(done)
 
     return _named(compared, f"__{name}__")
 
 
 def _whole(function: Any, name: str, reflected: bool = False) -> Callable[[Any, Any], Any]:
     """A logical or bitwise operator (& | ^, << >>) of booleans or integers, no gradient."""
+    kernel = f"bitwise_{name}_cpu" if name in ("and", "or", "xor") else f"{name}_cpu"
 
     def whole(x: Any, y: Any) -> Any:
         a, b = (_numbers(y), x.array) if reflected else (x.array, _numbers(y))
         found = dtypes.result_type(a, b)
-        if found.category == dtypes.FLOAT:
-            raise RuntimeValueError(f'"{name}" not implemented for floating point Tensors')
-        return x._constant(np.asarray(function(a, b), found.dtype))
+        if found.category == dtypes.FLOAT:  # PyTorch's words
+            raise NotImplementedValueError(
+                f"\"{kernel}\" not implemented for '{dtypes.scalar_name(found.dtype)}'"
+            )
+        kind = found.dtype  # (a Python int out of range wraps, as PyTorch's)
+        return x._constant(function(np.asarray(a).astype(kind), np.asarray(b).astype(kind)))
 
     return _named(whole, f"__{'r' if reflected else ''}{name}__")
 
@@ -144,8 +151,10 @@ class Operators:
 
     def __invert__(self) -> Self:
         """Not, for booleans; the bits flipped, for integers (no gradient), as PyTorch's."""
-        if self.array.dtype.kind == "f":
-            raise RuntimeValueError('"bitwise_not" not implemented for floating point Tensors')
+        if self.array.dtype.kind == "f":  # PyTorch's class and words
+            raise TypeError(
+                "~ (operator.invert) is only implemented on integer and Boolean-type tensors"
+            )
         return self._constant(np.invert(self.array))  # type: ignore[no-any-return]
 
     def __floordiv__(self, other: Any) -> Self:
@@ -164,10 +173,13 @@ class Operators:
 
     def _divided(self, a: Any, b: Any, function: Any) -> Self:
         found = dtypes.result_type(a, b)
+        if found.category == dtypes.BOOL:  # PyTorch's words: no kernel for booleans
+            kernel = "div_floor_cpu" if function is np.floor_divide else "remainder_cpu"
+            raise NotImplementedValueError(f"\"{kernel}\" not implemented for 'Bool'")
         if found.category != dtypes.FLOAT and np.any(np.asarray(b) == 0):
             raise RuntimeValueError("ZeroDivisionError")  # PyTorch's words, for integers
-        target = found.dtype if found.category != dtypes.BOOL else np.dtype(np.int64)
-        done = quietly(function, (np.asarray(a, target), np.asarray(b, target)), {})
+        target = found.dtype
+        done = quietly(function, (np.asarray(a).astype(target), np.asarray(b).astype(target)), {})
         return self._constant(np.asarray(done, target))  # type: ignore[no-any-return]
 
     def __array_ufunc__(self, ufunc: Any, method: str, *inputs: Any, **kwargs: Any) -> Any:

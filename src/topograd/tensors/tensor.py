@@ -181,8 +181,8 @@ class Tensor(Conversions, Operators, InPlace, Reductions, Shapes, Pointwise, Ali
                 "you can only change requires_grad flags of leaf variables: detach() this one"
             )
         if requires_grad and self.array.dtype.kind != "f":
-            raise RuntimeValueError(  # PyTorch's words (topograd has no complex dtype)
-                "Only Tensors of floating point and complex dtype can require gradients"
+            raise RuntimeValueError(  # PyTorch's words, as requires_grad_ says them
+                "only Tensors of floating point dtype can require gradients"
             )
         self.requires_grad = bool(requires_grad) or self._op is not None
         return self

@@ -19,8 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from ...autograd.errors import RuntimeValueError
-from ..creation import checked_shape
+from ..creation import checked_shape, leaf
 from ..devices import device_index
 from ..shaping import as_sizes
 from ..tensor import Tensor, constant
@@ -34,17 +33,6 @@ from .normals import normal_, normal_broadcast
 Array = np.ndarray[Any, Any]
 DEFAULT_FLOAT = np.float32  # PyTorch's default dtype for floats
 WHOLE = np.int64
-
-
-def _made(array: Array, requires_grad: bool) -> Tensor:
-    """A new leaf: a float array may want a gradient, any other dtype is kept as it is."""
-    if array.dtype.kind == "f":
-        return Tensor(array, requires_grad=requires_grad)
-    if requires_grad:
-        raise RuntimeValueError(
-            "Only Tensors of floating point and complex dtype can require gradients"
-        )
-    return constant(array)
 
 
 def _empty(size: tuple[Any, ...], named: Any, dtype: Any, default: Any, device: Any) -> Array:
@@ -71,7 +59,7 @@ def rand(
 ) -> Tensor:
     """Numbers drawn evenly from [0, 1)."""
     out = _empty(size, named.pop("size", None), dtype, DEFAULT_FLOAT, device)
-    return _made(uniform_(out, generator=generator), requires_grad)
+    return leaf(uniform_(out, generator=generator), requires_grad)
 
 
 def randn(
@@ -84,7 +72,7 @@ def randn(
 ) -> Tensor:
     """Numbers drawn from the standard normal distribution."""
     out = _empty(size, named.pop("size", None), dtype, DEFAULT_FLOAT, device)
-    return _made(normal_(out, generator=generator), requires_grad)
+    return leaf(normal_(out, generator=generator), requires_grad)
 
 
 def randint(
@@ -111,7 +99,7 @@ def randint(
     if high is None or len(bounds) > 2:
         raise TypeError("randint takes (high, size) or (low, high, size)")
     out = _empty((size,), None, dtype, WHOLE, device)
-    return _made(random_(out, int(low), int(high), generator=generator), requires_grad)
+    return leaf(random_(out, int(low), int(high), generator=generator), requires_grad)
 
 
 def randperm(
@@ -126,7 +114,7 @@ def randperm(
     if device is not None:
         device_index(device)
     drawn = permutation(n, WHOLE if dtype is None else dtype, generator=generator)
-    return _made(drawn, requires_grad)
+    return leaf(drawn, requires_grad)
 
 
 def normal(
@@ -149,11 +137,11 @@ def normal(
             _data(std) if isinstance(std, Tensor) else float(std),
             generator=generator,
         )
-        return _made(drawn, requires_grad)
+        return leaf(drawn, requires_grad)
     if size is None:
         raise TypeError("normal takes a size where mean and std are numbers")
     out = _empty((size,), None, dtype, DEFAULT_FLOAT, device)
-    return _made(normal_(out, float(mean), float(std), generator=generator), requires_grad)
+    return leaf(normal_(out, float(mean), float(std), generator=generator), requires_grad)
 
 
 def bernoulli(input: Any, p: Any = None, *, generator: Generator | None = None) -> Tensor:  # noqa: A002
@@ -162,7 +150,7 @@ def bernoulli(input: Any, p: Any = None, *, generator: Generator | None = None) 
     probabilities = _data(input)
     out = np.empty(probabilities.shape, probabilities.dtype)
     bernoulli_(out, probabilities if p is None else p, generator=generator)
-    return _made(out, False)
+    return leaf(out, False)
 
 
 def multinomial(
@@ -192,7 +180,7 @@ def rand_like(
     requires_grad: bool = False,
 ) -> Tensor:
     """``rand`` of ``input``'s shape and dtype."""
-    return _made(uniform_(_like(input, dtype, device), generator=generator), requires_grad)
+    return leaf(uniform_(_like(input, dtype, device), generator=generator), requires_grad)
 
 
 def randn_like(
@@ -204,7 +192,7 @@ def randn_like(
     requires_grad: bool = False,
 ) -> Tensor:
     """``randn`` of ``input``'s shape and dtype."""
-    return _made(normal_(_like(input, dtype, device), generator=generator), requires_grad)
+    return leaf(normal_(_like(input, dtype, device), generator=generator), requires_grad)
 
 
 def randint_like(
@@ -222,4 +210,4 @@ def randint_like(
     if high is None:
         low, high = 0, low
     out = random_(_like(input, dtype, device), int(low), int(high), generator=generator)
-    return _made(out, requires_grad)
+    return leaf(out, requires_grad)
