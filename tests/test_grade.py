@@ -16,9 +16,11 @@ import micrograd.engine
 import pytest
 
 import topograd as tg
-from topograd.grading import Report, grade
-from topograd.grading.probes import FOLLOWS, PROBES
+from topograd.grading import FOLLOWS, Report, grade
+from topograd.grading.inside.probes import PROBES
+from topograd.grading.lesson import points
 from topograd.grading.runner import Spawned, measure
+from topograd.grading.sandbox import Submission
 
 CORRECT = (Path(__file__).parent / "engines" / "lesson_engine.py").read_text()
 
@@ -336,8 +338,14 @@ def test_after_three_timeouts_the_rest_is_not_run(tmp_path: Path) -> None:
         "    def __mul__(self, other):\n",
         "    def __mul__(self, other):\n        while True:\n            pass\n",
     )
-    path = str(engine_file(tmp_path, source))
-    found = measure(lambda todo: Spawned(path, "Value", 256, todo), list(PROBES), 1.5, FOLLOWS)
+    submission = Submission(file=engine_file(tmp_path, source))
+    request = {"class": "Value", "memory": 256, "points": points(), "cpu_seconds": 60}
+    found = measure(
+        lambda todo: Spawned(submission, {**request, "probes": todo}, sandboxed=True),
+        list(PROBES),
+        1.5,
+        FOLLOWS,
+    )
     errors = [o.error for o in found.outcomes.values()]
     assert sorted(found.outcomes) == sorted(PROBES)
     assert errors.count("did not finish in 1.5 s (an endless loop?)") == 3
@@ -402,10 +410,21 @@ def test_the_class_is_found_by_name_or_as_the_only_engine(tmp_path: Path) -> Non
     assert grade(path, class_name="Other").engine == "Other from engine.py"
 
 
-def test_a_sibling_module_imports_as_it_would_under_python(tmp_path: Path) -> None:
+def test_a_file_sees_no_sibling_but_a_package_is_graded_as_a_module(tmp_path: Path) -> None:
+    """Graded as a file, a submission sees only itself (not a classmate's file beside it); an
+    engine laid out as a package (pkg/engine.py importing pkg.core) is graded with --path and
+    --module, its imports working as under ``python -m pkg.engine`` in that folder."""
     (tmp_path / "engine_core.py").write_text(CORRECT)
     path = engine_file(tmp_path, "from engine_core import Value\n", "submission.py")
-    assert grade(path).passed
+    alone = grade(path)
+    assert alone.status == 2 and "No module named 'engine_core'" in alone.load_error
+    package = tmp_path / "pkg"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "core.py").write_text(CORRECT)
+    (package / "engine.py").write_text("from pkg.core import Value\n")
+    report = grade(path=tmp_path, module="pkg.engine")
+    assert report.passed and report.engine == "Value from pkg.engine in " + str(tmp_path)
 
 
 def test_bad_arguments_are_refused(tmp_path: Path) -> None:

@@ -6,7 +6,8 @@ import argparse
 import sys
 from typing import Any
 
-from ..grading import grade
+from ..grading import SandboxError, grade
+from ..grading.sandbox import UNSAFE
 from .common import UsageError
 
 
@@ -27,7 +28,17 @@ def add(commands: Any) -> None:
         "status 0 when every required objective passes (warnings allowed), 1 when one fails, "
         "2 when FILE cannot be loaded.",
     )
-    command.add_argument("file", metavar="FILE.py", help="the learner's Python file")
+    command.add_argument(
+        "file", metavar="FILE.py", nargs="?", help="the learner's Python file (or --module)"
+    )
+    command.add_argument(
+        "--module",
+        metavar="PKG.MODULE",
+        help="grade this module of a learner's package instead of a file (with --path)",
+    )
+    command.add_argument(
+        "--path", metavar="DIR", help="the folder holding --module's package (default: .)"
+    )
     command.add_argument(
         "--class",
         dest="class_name",
@@ -38,6 +49,17 @@ def add(commands: Any) -> None:
     command.add_argument("--json", action="store_true", help="print the report as JSON")
     command.add_argument(
         "--timeout", type=float, default=10.0, help="seconds each probe may run (default 10)"
+    )
+    command.add_argument(
+        "--deadline",
+        type=float,
+        default=120.0,
+        help="seconds the whole grade may take (default 120)",
+    )
+    command.add_argument(
+        "--unsafe-no-sandbox",
+        action="store_true",
+        help="grade without the sandbox where it cannot be made (warns what this leaves open)",
     )
     command.add_argument(
         "--memory", type=int, default=2048, help="MiB the learner's code may allocate"
@@ -52,7 +74,16 @@ def add(commands: Any) -> None:
     command.set_defaults(run=run)
 
 
+GRADER_FAILED = 3  # the grader could not grade (no sandbox): not the engine's failure
+
+
 def run(args: argparse.Namespace) -> int:
+    if (args.file is None) == (args.module is None):
+        raise UsageError("grade: give FILE.py or --module PKG.MODULE (with --path DIR)")
+    if args.path is not None and args.module is None:
+        raise UsageError("grade: --path goes with --module")
+    if args.unsafe_no_sandbox:
+        print(f"warning: {UNSAFE}", file=sys.stderr)
     try:
         report = grade(
             args.file,
@@ -60,7 +91,14 @@ def run(args: argparse.Namespace) -> int:
             timeout=args.timeout,
             memory=args.memory,
             require=args.require,
+            deadline=args.deadline,
+            path=args.path,
+            module=args.module,
+            unsafe_no_sandbox=args.unsafe_no_sandbox,
         )
+    except SandboxError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return GRADER_FAILED
     except ValueError as error:
         raise UsageError(str(error)) from None
     if args.json:

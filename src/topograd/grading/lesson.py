@@ -2,8 +2,8 @@
 point it is probed at (chosen so that the usual wrong rules give other numbers), its value
 there and its local partials, and the usual wrong rules by name.
 
-Both sides read this table: the child process builds each op on the learner's Values, and the
-grader compares what came back with the hand maths.
+The child process builds each op on the learner's Values (``inside/ops.py``) at the points the
+grader sends it (``points()``), and the grader compares what came back with the hand maths.
 
 >>> [op.name for op in OPS]
 ['add', 'mul', 'tanh', 'neg', 'pow', 'exp', 'relu', 'sub', 'div']
@@ -19,10 +19,14 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from .inside.ops import METHODS
+
 Point = tuple[float, ...]
 Partials = Callable[..., tuple[float, ...]]
 
 CHAIN_FACTOR = -2.5  # the upstream gradient an op's rule is probed under: (a * b) * -2.5
+LESSON_POINT = (2.0, -3.0, 10.0)  # e = tanh(a*b + c)
+SHARED_POINT = 3.0  # y = x*x + x
 
 
 @dataclass(frozen=True)
@@ -31,13 +35,16 @@ class LessonOp:
 
     name: str  # as the report names it: "mul"
     spelling: str  # "a * b"
-    method: str  # the attribute the class needs: "__mul__"
-    build: Callable[..., Any]  # the op on the learner's Values
     points: tuple[Point, ...]  # where its rule is probed; the first also under CHAIN_FACTOR
     value: Callable[..., float]  # the forward, by hand
     partials: Partials  # the local rule, by hand: one partial per input
     rule: str  # the rule in the lesson's words
     mistakes: tuple[tuple[Partials, str], ...] = ()  # wrong rules by what they give
+
+    @property
+    def method(self) -> str:
+        """The attribute the class needs: "__mul__"."""
+        return METHODS[self.name]
 
 
 CORE = 3  # OPS[:3], the lesson's own ops, make one node each; the others may make several
@@ -68,8 +75,6 @@ OPS = (
     LessonOp(
         "add",
         "a + b",
-        "__add__",
-        operator.add,
         ((2.0, -3.0),),
         operator.add,
         lambda a, b: (1.0, 1.0),
@@ -82,8 +87,6 @@ OPS = (
     LessonOp(
         "mul",
         "a * b",
-        "__mul__",
-        operator.mul,
         ((2.0, -3.0),),
         operator.mul,
         lambda a, b: (b, a),
@@ -103,8 +106,6 @@ OPS = (
     LessonOp(
         "tanh",
         "tanh(x)",
-        "tanh",
-        lambda x: x.tanh(),
         ((0.5,),),
         math.tanh,
         _tanh_rule,
@@ -122,8 +123,6 @@ OPS = (
     LessonOp(
         "neg",
         "-x",
-        "__neg__",
-        operator.neg,
         ((3.0,),),
         operator.neg,
         lambda x: (-1.0,),
@@ -133,8 +132,6 @@ OPS = (
     LessonOp(
         "pow",
         "x ** 3",
-        "__pow__",
-        lambda x: x**3,
         ((2.0,),),
         lambda x: x**3,
         lambda x: (3.0 * x**2,),
@@ -147,8 +144,6 @@ OPS = (
     LessonOp(
         "exp",
         "exp(x)",
-        "exp",
-        lambda x: x.exp(),
         ((0.5,),),
         math.exp,
         lambda x: (math.exp(x),),
@@ -158,8 +153,6 @@ OPS = (
     LessonOp(
         "relu",
         "relu(x)",
-        "relu",
-        lambda x: x.relu(),
         ((2.0,), (-2.0,)),
         lambda x: max(x, 0.0),
         lambda x: (1.0 if x > 0 else 0.0,),
@@ -172,8 +165,6 @@ OPS = (
     LessonOp(
         "sub",
         "a - b",
-        "__sub__",
-        operator.sub,
         ((2.0, -3.0),),
         operator.sub,
         lambda a, b: (1.0, -1.0),
@@ -183,8 +174,6 @@ OPS = (
     LessonOp(
         "div",
         "a / b",
-        "__truediv__",
-        operator.truediv,
         ((2.0, -3.0),),
         operator.truediv,
         lambda a, b: (1.0 / b, -a / (b * b)),
@@ -197,3 +186,11 @@ OPS = (
 )
 
 BY_NAME = {op.name: op for op in OPS}
+
+
+def points() -> dict[str, Any]:
+    """The points the child measures at, as it is sent them: each op's, the upstream factor,
+    the lesson's example's and the shared node's."""
+    found: dict[str, Any] = {f"op.{op.name}": [list(p) for p in op.points] for op in OPS}
+    found.update(chain=CHAIN_FACTOR, lesson=list(LESSON_POINT), shared=SHARED_POINT)
+    return found

@@ -15,7 +15,7 @@ from functools import partial
 from typing import Any, Literal
 
 from .lesson import BY_NAME, CORE, OPS, LessonOp, named
-from .runner import Outcome
+from .messages import Outcome
 
 Status = Literal["pass", "fail", "warn", "skip", "blocked"]
 

@@ -9,7 +9,8 @@ import math
 from collections.abc import Callable
 from typing import Any
 
-from .lesson import BY_NAME, CHAIN_FACTOR, CORE, OPS
+from .inside.probes import DEFAULT_RECURSION_LIMIT, DEPTHS, NUMBER_EXPRESSIONS
+from .lesson import BY_NAME, CHAIN_FACTOR, CORE, LESSON_POINT, OPS, SHARED_POINT
 from .objectives import (
     ProbeError,
     Results,
@@ -23,7 +24,6 @@ from .objectives import (
     parts_of,
     wrong,
 )
-from .probes import DEFAULT_RECURSION_LIMIT, DEPTHS, LESSON_POINT, NUMBER_EXPRESSIONS, SHARED_POINT
 
 OVERWRITTEN = (
     "gradients at a shared node are overwritten, not accumulated: {graph} gives dy/dx = {got}, "

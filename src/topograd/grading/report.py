@@ -9,8 +9,8 @@ from collections import Counter
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from .messages import Outcome
 from .objectives import OBJECTIVES, ProbeError, Results, Status, Verdict
-from .runner import Outcome
 
 LABELS: dict[Status, str] = {
     "pass": "pass",

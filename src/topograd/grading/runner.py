@@ -1,37 +1,40 @@
-"""Running the probes in a child process, never in the grader's own: a fresh interpreter that
-imports the learner's file, or a fork that has the class in hand. Each probe has a time limit;
-a probe that runs over it, or a child that dies (a segmentation fault, ``os._exit``), is
-recorded for that probe, and a new child goes on with the probes after it.
+"""Running the probes in a child process, never in the grader's own: a fresh interpreter in a
+sandbox that loads the learner's file (``sandbox.py``), or a fork that has the class in hand.
+
+The child only measures; this side trusts none of what it says. Its messages are framed,
+typed and bounded (``messages.py``), and must come in the order asked: anything malformed,
+forged, out of order, late or too large is the submission's failure on the probe it stands
+for, never the grader's crash. Each probe has a time limit counted from the end of the one
+before (a child that talks without measuring gains nothing), and the whole grade has one
+deadline. A probe that runs over, or a child that dies or misbehaves, is recorded for that
+probe, and a new child goes on with the probes after it.
 """
 
 from __future__ import annotations
 
 import contextlib
+import ctypes
 import json
 import os
 import selectors
 import signal
 import subprocess
-import sys
 import time
 import warnings
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from .child import forked
+from .inside.child import forked
+from .inside.probes import Points
+from .messages import HEADER, MAX_FRAME, MalformedError, Outcome, outcome_of, parsed
+from .sandbox import Submission, command, limiter, located
 
 MAX_TIMEOUTS = 3  # after this many probes ran out of time, the rest are not run
+MAX_LOST = 6  # after this many children were lost, the rest are not run
 GRACE = 1.0  # seconds a child that closed its stream has to exit on its own, before a kill
-
-
-@dataclass(frozen=True)
-class Outcome:
-    """What one probe gave: its numbers, or what went wrong and where in the learner's code."""
-
-    numbers: dict[str, Any] | None = None
-    error: str = ""
-    where: str = ""
+PR_SET_PDEATHSIG = 1
+SIGNALLED = 128  # bwrap's exit status for a child killed by a signal, less the signal
 
 
 @dataclass
@@ -62,23 +65,39 @@ def kill(pid: int) -> None:
             send(pid, signal.SIGKILL)
 
 
+def dies_with_grader() -> None:
+    """In the new child, before it runs anything: killed when the grader dies, however."""
+    with contextlib.suppress(OSError, AttributeError):
+        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+
+
 class Spawned:
-    """A fresh interpreter that imports the learner's file."""
+    """A fresh interpreter that loads the learner's file, in the sandbox unless told not."""
 
     starting = "loading the file"
 
-    def __init__(self, path: str, class_name: str, memory: int, names: list[str]) -> None:
-        command = [sys.executable, "-P", "-m", "topograd.grading.child", path, class_name]
-        command.append(str(memory))  # (-P: the current folder does not shadow a module)
+    def __init__(self, submission: Submission, request: dict[str, Any], sandboxed: bool) -> None:
+        limit = limiter(int(request["memory"]), int(request.pop("cpu_seconds")))
+
+        def prepare() -> None:
+            dies_with_grader()
+            limit()
+
         self.process = subprocess.Popen(
-            [*command, *names],
-            stdin=subprocess.DEVNULL,
+            command(submission, sandboxed),
+            stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL,
             start_new_session=True,
+            preexec_fn=prepare,
         )
-        assert self.process.stdout is not None
-        self.fd = self.process.stdout.fileno()
+        assert self.process.stdin is not None and self.process.stdout is not None
+        request.update(located(submission, sandboxed))
+        with contextlib.suppress(BrokenPipeError):
+            self.process.stdin.write(json.dumps(request).encode())
+        with contextlib.suppress(BrokenPipeError):
+            self.process.stdin.close()
+        self.fd, self.sandboxed = self.process.stdout.fileno(), sandboxed
 
     def end(self, patient: bool) -> int:
         if patient:
@@ -88,15 +107,18 @@ class Spawned:
         code = self.process.wait()
         assert self.process.stdout is not None
         self.process.stdout.close()
+        if self.sandboxed and SIGNALLED < code <= SIGNALLED + 64:
+            return SIGNALLED - code  # bwrap tells a death by signal N as status 128 + N
         return code
 
 
 class Forked:
-    """A fork of this process that runs the probes on a class in hand."""
+    """A fork of this process that runs the probes on a class in hand (a learner's own
+    self-check: no sandbox)."""
 
     starting = "starting the forked child"
 
-    def __init__(self, cls: Any, memory: int, names: list[str]) -> None:
+    def __init__(self, cls: Any, memory: int, names: list[str], at: Points) -> None:
         read, write = os.pipe()
         with warnings.catch_warnings():  # Python 3.12 warns of forking with threads running
             warnings.simplefilter("ignore", DeprecationWarning)
@@ -104,7 +126,7 @@ class Forked:
         if pid == 0:  # the child
             os.close(read)
             os.setsid()
-            forked(cls, names, memory, write)
+            forked(cls, names, at, memory, write)
         os.close(write)
         self.pid, self.fd = pid, read
 
@@ -122,40 +144,66 @@ class Forked:
         return os.waitstatus_to_exitcode(status)
 
 
-class Events:
-    """The child's JSON lines, each awaited for at most a given time."""
+class Frames:
+    """The child's framed messages, each awaited until a deadline. After a None, ``why``
+    says what happened: "ended", "timed out", or what was malformed."""
 
     def __init__(self, fd: int) -> None:
-        self.fd, self.buffer, self.timed_out = fd, b"", False
+        self.fd, self.buffer, self.why = fd, b"", ""
         self.ready = selectors.DefaultSelector()  # (select.select fails on a descriptor >= 1024)
         self.ready.register(fd, selectors.EVENT_READ)
 
-    def next(self, timeout: float) -> dict[str, Any] | None:
-        """The next event; None when the child ended or ``timeout`` seconds passed first."""
-        deadline = time.monotonic() + timeout
-        while b"\n" not in self.buffer:
+    def read(self, size: int, deadline: float) -> bytes | None:
+        while len(self.buffer) < size:
             left = deadline - time.monotonic()
             if left <= 0 or not self.ready.select(left):
-                self.timed_out = True
+                self.why = "timed out"
                 return None
             chunk = os.read(self.fd, 65536)
             if not chunk:
+                self.why = "ended"
                 return None
             self.buffer += chunk
-        line, self.buffer = self.buffer.split(b"\n", 1)
-        try:
-            event = json.loads(line)
-        except ValueError:
+        taken, self.buffer = self.buffer[:size], self.buffer[size:]
+        return taken
+
+    def next(self, deadline: float) -> dict[str, Any] | None:
+        """The next message; None when the child ended, sent something malformed, or
+        ``deadline`` (a time.monotonic()) passed first."""
+        header = self.read(HEADER, deadline)
+        if header is None:
             return None
-        return event if isinstance(event, dict) else None
+        try:
+            size = int(header.decode("ascii"), 16)
+            if not 0 < size <= MAX_FRAME or not header.isalnum():
+                raise ValueError
+        except ValueError:
+            self.why = f"a message that is not a frame (it began {header[:8]!r})"
+            return None
+        payload = self.read(size, deadline)
+        if payload is None:
+            return None
+        try:
+            return parsed(payload)
+        except MalformedError as error:
+            self.why = str(error)
+            return None
+
+    def close(self) -> None:
+        self.ready.close()
 
 
-def why(events: Events, code: int, timeout: float) -> str:
+def why(frames: Frames, code: int, timeout: float) -> str:
     """Why the child stopped, in words."""
-    if events.timed_out:
+    if frames.why == "timed out":
         return f"did not finish in {timeout:g} s (an endless loop?)"
+    if frames.why not in ("", "ended"):
+        return f"the child sent {frames.why}: the grader reads only its own messages"
     if code < 0:
-        return f"the process died of {signal.Signals(-code).name}"
+        try:
+            return f"the process died of {signal.Signals(-code).name}"
+        except ValueError:  # a real-time signal has no name
+            return f"the process died of signal {-code}"
     return f"the process exited with status {code}"
 
 
@@ -164,53 +212,68 @@ def measure(
     names: list[str],
     timeout: float,
     follows: dict[str, list[str]],
+    deadline: float = 3600.0,
 ) -> Measurements:
     """Every probe of ``names`` run in children started by ``launch`` (with the probes still to
     run), a new child after each one lost; the probes that ``follows`` a lost one are not
-    run."""
-    found = Measurements()
-    todo, timeouts = list(names), 0
+    run, nor any once ``deadline`` seconds have passed."""
+    found, todo = Measurements(), list(names)
+    timeouts = lost_children = 0
+    end_of_grade = time.monotonic() + deadline
     while todo:
         child = launch(todo)
-        events, running = Events(child.fd), ""
+        frames = Frames(child.fd)
         try:
-            first = events.next(timeout)
+            first = frames.next(min(time.monotonic() + timeout, end_of_grade))
             if first is not None and "load_error" in first:
-                found.load_error, found.where = first["load_error"], first.get("where", "")
+                found.load_error, found.where = first["load_error"], first["where"]
                 return found
+            if first is not None and "loaded" not in first:
+                frames.why, first = "a probe's result before the class was loaded", None
             if first is not None:
-                found.class_name = first.get("loaded", "")
-                while todo and (event := events.next(timeout)) is not None:
-                    if "start" in event:
-                        running = event["start"]
-                    elif event.get("done") in todo:
-                        found.outcomes[event["done"]] = Outcome(
-                            event.get("numbers"), event.get("error", ""), event.get("where", "")
-                        )
-                        todo.remove(event["done"])
-                        running = ""
+                found.class_name = first["loaded"]
+                while todo:
+                    event = frames.next(min(time.monotonic() + timeout, end_of_grade))
+                    if event is None:
+                        break
+                    if event.get("done") != todo[0]:
+                        frames.why = f"a message out of order (expected {todo[0]})"
+                        break
+                    found.outcomes[todo.pop(0)] = outcome_of(event)
         finally:
-            code = child.end(patient=not events.timed_out)
-            events.ready.close()
+            code = child.end(patient=frames.why in ("", "ended"))
+            frames.close()
         if first is None:
             found.load_error = (
                 f"{child.starting} did not finish in {timeout:g} s (an endless loop, or work "
                 "done at import time? raise the timeout)"
-                if events.timed_out
-                else f"{child.starting}: {why(events, code, timeout)}"
+                if frames.why == "timed out"
+                else f"{child.starting}: {why(frames, code, timeout)}"
             )
             return found
         if todo:
-            lost = running if running in todo else todo[0]
-            found.outcomes[lost] = Outcome(error=why(events, code, timeout))
-            todo.remove(lost)
+            over = time.monotonic() >= end_of_grade
+            lost = todo.pop(0)
+            found.outcomes[lost] = Outcome(
+                error=f"the grade's deadline of {deadline:g} s passed"
+                if over
+                else why(frames, code, timeout)
+            )
             for name in follows.get(lost, []):
                 if name in todo:
                     found.outcomes[name] = Outcome(error=f"not run: {lost} was lost")
                     todo.remove(name)
-            timeouts += events.timed_out
-            if timeouts >= MAX_TIMEOUTS:
+            timeouts += frames.why == "timed out"
+            lost_children += 1
+            if over or timeouts >= MAX_TIMEOUTS or lost_children >= MAX_LOST:
+                reason = (
+                    f"the grade's deadline of {deadline:g} s passed"
+                    if over
+                    else f"{timeouts} probes timed out"
+                    if timeouts >= MAX_TIMEOUTS
+                    else f"{lost_children} children were lost"
+                )
                 for name in todo:
-                    found.outcomes[name] = Outcome(error=f"not run: {timeouts} probes timed out")
+                    found.outcomes[name] = Outcome(error=f"not run: {reason}")
                 todo = []
     return found

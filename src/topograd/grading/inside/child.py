@@ -1,19 +1,25 @@
-"""The child process that runs a learner's code: it loads the learner's module (or is forked
-with the class in hand), limits its own memory, runs the probes it was asked for and writes
-one JSON line per event to the grader:
+"""The child process that runs a learner's code: it reads the grader's request (which probes, at
+which points), loads the learner's module (or is forked with the class in hand), runs the
+probes in the order asked and writes one framed message per event to the grader:
 
-    {"loaded": "Value"}                       or  {"load_error": "...", "where": "..."}
-    {"start": "op.mul"}
-    {"done": "op.mul", "numbers": {...}}      or  {"done": "op.mul", "error": "...", "where": "..."}
+    {"loaded": "Value"}                     or  {"load_error": "...", "where": "..."}
+    {"done": "op.mul", "numbers": {...}}    or  {"done": "op.mul", "error": "...", "where": "..."}
 
-What the learner's code prints goes to /dev/null; the grader's stream is a descriptor of its
-own. ``python -m topograd.grading.child FILE CLASS MEMORY_MIB PROBE...`` (the grader starts it).
+A frame is its length in 8 hex digits, then that many bytes of JSON. The grader trusts none of
+it: a frame out of order, of the wrong shape or too large is the submission's failure on the
+probe it stands for (``grading/runner.py``). What the learner's code prints goes to /dev/null;
+the grader's stream is a descriptor of its own.
+
+In the sandbox the grader starts ``python -I -S`` on ``main()`` with the request on the
+standard input: a JSON object with ``probes``, ``points``, ``memory`` (MiB) and either ``file``
+(the learner's ``.py``) or ``path`` and ``module`` (a package on that folder).
 """
 
 from __future__ import annotations
 
 import contextlib
 import faulthandler
+import importlib
 import importlib.machinery
 import importlib.util
 import inspect
@@ -24,18 +30,31 @@ import sys
 import traceback
 from pathlib import Path
 from types import ModuleType
-from typing import Any, TextIO
+from typing import Any, BinaryIO
 
-from .probes import PROBES
+from .probes import PROBES, Points
 
 CLASS_METHODS = ("__add__", "__mul__", "backward")  # what a class needs to be taken for Value
+HERE = str(Path(__file__).parent)
 
 
-def quiet() -> TextIO:
+class Channel:
+    """The grader's stream: framed JSON messages."""
+
+    def __init__(self, stream: BinaryIO) -> None:
+        self.stream = stream
+
+    def send(self, message: dict[str, Any]) -> None:
+        payload = json.dumps(message).encode()
+        self.stream.write(b"%08x" % len(payload) + payload)
+        self.stream.flush()
+
+
+def quiet() -> Channel:
     """A stream for the grader on a copy of the standard output, which (with the standard
     error and input) then points at /dev/null, where the learner's prints go: the descriptors
     and Python's streams both (in a fork of a notebook's kernel, sys.stdout is the kernel's)."""
-    channel = os.fdopen(os.dup(1), "w", buffering=1)
+    channel = Channel(os.fdopen(os.dup(1), "wb"))
     devnull = os.open(os.devnull, os.O_RDWR)
     for fd in (0, 1, 2):
         os.dup2(devnull, fd)
@@ -48,7 +67,8 @@ def quiet() -> TextIO:
 def limit_memory(mib: int) -> None:
     """At most ``mib`` MiB of data beyond what the process holds now (Linux's RLIMIT_DATA
     counts the heap and private mappings, not shared libraries): a huge allocation raises
-    MemoryError in the learner's code."""
+    MemoryError in the learner's code. (In the sandbox the grader also sets hard limits the
+    child cannot raise.)"""
     held = 0
     with contextlib.suppress(OSError), open("/proc/self/status") as status:
         for line in status:
@@ -63,17 +83,19 @@ def limit_memory(mib: int) -> None:
 
 def learner_frame(error: BaseException, file: str | None) -> str:
     """The innermost frame of the traceback in the learner's file (or, without one, outside
-    topograd), as "file, line N, in f: code"."""
+    the grader's own files), as "file, line N, in f: code"."""
     if isinstance(error, SyntaxError) and error.filename:
         text = (error.text or "").strip()
         return f"{Path(error.filename).name}, line {error.lineno}: {text}"
-    ours = str(Path(__file__).parent)
     frames = traceback.extract_tb(error.__traceback__)
     own = os.path.realpath(file) if file else None
     mine = [f for f in frames if os.path.realpath(f.filename) == own]
     if not mine:
         mine = [
-            f for f in frames if not f.filename.startswith(ours) and "<frozen" not in f.filename
+            f
+            for f in frames
+            if not f.filename.startswith((HERE, str(Path(HERE).parent)))
+            and "<frozen" not in f.filename
         ]
     if not mine:
         return ""
@@ -88,7 +110,7 @@ class NoClassError(Exception):
 def described(error: BaseException) -> str:
     """The error in one line, as the report shows it."""
     if isinstance(error, SystemExit):
-        return f"the code called sys.exit({error.code!r})"
+        return f"the code called sys.exit({error.code!r})"[:300]
     if isinstance(error, MemoryError):
         return "MemoryError (over the grader's memory limit)"
     if isinstance(error, NoClassError):
@@ -100,9 +122,9 @@ def described(error: BaseException) -> str:
     return f"{type(error).__name__}: {message}"[:300]
 
 
-def load(path: str, class_name: str) -> tuple[ModuleType, Any]:
+def load_file(path: str) -> ModuleType:
     """The learner's module, loaded from ``path`` as ``python path`` would see it (its folder
-    first on the path, not as ``__main__``), and its class."""
+    first on the path, not as ``__main__``)."""
     file = Path(path).resolve()
     sys.path.insert(0, str(file.parent))
     name = file.stem if file.stem.isidentifier() and file.stem not in sys.modules else "submission"
@@ -112,7 +134,14 @@ def load(path: str, class_name: str) -> tuple[ModuleType, Any]:
     module = importlib.util.module_from_spec(spec)
     sys.modules[name] = module
     loader.exec_module(module)
-    return module, find_class(module, class_name)
+    return module
+
+
+def load_module(path: str, name: str) -> ModuleType:
+    """A module of a learner's package: ``name`` ("pkg.engine") imported with ``path`` (the
+    folder that holds ``pkg``) first on the path, as ``python -m`` there would."""
+    sys.path.insert(0, path)
+    return importlib.import_module(name)
 
 
 def find_class(module: ModuleType, class_name: str) -> Any:
@@ -123,52 +152,53 @@ def find_class(module: ModuleType, class_name: str) -> Any:
     engines = [c for c in classes if all(hasattr(c, m) for m in CLASS_METHODS)]
     if class_name == "Value" and len(engines) == 1:
         return engines[0]
-    names = ", ".join(c.__name__ for c in engines or classes) or "none"
+    names = ", ".join(c.__name__ for c in engines or classes)[:200] or "none"
     raise NoClassError(f"no class {class_name} in the file (classes there: {names}; use --class)")
 
 
-def run(cls: Any, names: list[str], channel: TextIO, file: str | None) -> None:
-    """Each probe named, in turn, its numbers or its error written as it finishes."""
+def run(cls: Any, names: list[str], at: Points, channel: Channel, file: str | None) -> None:
+    """Each probe named, in turn, its numbers or its error sent as it finishes."""
     for name in names:
-        channel.write(json.dumps({"start": name}) + "\n")
         try:
-            event: dict[str, Any] = {"done": name, "numbers": PROBES[name](cls)}
+            event: dict[str, Any] = {"done": name, "numbers": PROBES[name](cls, at)}
         except BaseException as error:  # the learner's code failed: tell, and go on
             event = {"done": name, "error": described(error), "where": learner_frame(error, file)}
-        channel.write(json.dumps(event) + "\n")
+        channel.send(event)
 
 
-def main(argv: list[str]) -> None:
-    path, class_name, memory, *names = argv
+def main() -> None:
+    """The child in the sandbox: the request from the standard input, then the probes."""
+    request = json.loads(sys.stdin.buffer.read())
     channel = quiet()
-    limit_memory(int(memory))
+    limit_memory(int(request["memory"]))
+    file = request.get("file")
     try:
-        _, cls = load(path, class_name)
+        if file is not None:
+            module = load_file(file)
+        else:
+            module = load_module(request["path"], request["module"])
+            file = getattr(module, "__file__", None)
+        cls = find_class(module, request["class"])
     except BaseException as error:
-        where = "" if isinstance(error, NoClassError) else learner_frame(error, path)
-        channel.write(json.dumps({"load_error": described(error), "where": where}) + "\n")
+        where = "" if isinstance(error, NoClassError) else learner_frame(error, file)
+        channel.send({"load_error": described(error), "where": where})
         return
-    channel.write(json.dumps({"loaded": cls.__name__}) + "\n")
-    run(cls, names, channel, path)
+    channel.send({"loaded": str(getattr(cls, "__name__", "?"))[:200]})
+    run(cls, request["probes"], request["points"], channel, file)
 
 
-def forked(cls: Any, names: list[str], memory: int, write_fd: int) -> None:
+def forked(cls: Any, names: list[str], at: Points, memory: int, write_fd: int) -> None:
     """The child's work after a fork, with the class in hand: it never returns."""
     try:
         faulthandler.disable()  # the parent's (pytest's, say) would print the child's crash
         os.dup2(write_fd, 1)
         channel = quiet()
         limit_memory(memory)
-        channel.write(json.dumps({"loaded": cls.__name__}) + "\n")
+        channel.send({"loaded": cls.__name__})
         try:
             file = inspect.getsourcefile(cls)
         except (TypeError, OSError):  # a built-in class, or one typed into a notebook's cell
             file = None
-        run(cls, names, channel, file)
-        channel.flush()
+        run(cls, names, at, channel, file)
     finally:
         os._exit(0)
-
-
-if __name__ == "__main__":
-    main(sys.argv[1:])

@@ -1,7 +1,8 @@
 """The measurements taken on a learner's ``Value`` class, in the child process: each probe
-builds a small graph from the learner's Values, runs their ``backward`` and returns the numbers
-it read (``.data``, ``.grad``), by name. A probe judges nothing: the grader compares the numbers
-with the hand maths in the parent process (``objectives.py``).
+builds a small graph from the learner's Values at the points the grader sent (``at``), runs
+their ``backward`` and returns the numbers it read (``.data``, ``.grad``), by name. A probe
+judges nothing: the grader compares the numbers with the hand maths outside the sandbox
+(``grading/objectives.py``).
 
 A number that is not a float (``None``, a Value where a float belongs) comes back as its repr,
 for the grader to name.
@@ -13,16 +14,20 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-from ..verify.numeric import STEP, central
-from .lesson import CHAIN_FACTOR, OPS, LessonOp
+from .ops import BUILDS, METHODS
 
 Numbers = dict[str, float | str | bool]
-Probe = Callable[[Any], Numbers]
+Points = dict[str, Any]  # the grader's: "op.mul" -> [[a, b], ...], "chain", "lesson", "shared"
+Probe = Callable[[Any, Points], Numbers]
 
-LESSON_POINT = (2.0, -3.0, 10.0)  # e = tanh(a*b + c)
-SHARED_POINT = 3.0  # y = x*x + x
+STEP = 6.055454452393343e-06  # cbrt(machine epsilon): the central step with the least error
 DEPTHS = (100, 1_000, 10_000)  # chains probed for a recursion limit (10 times Python's)
 DEFAULT_RECURSION_LIMIT = 1000  # Python's: the deep probe runs under it, whatever the module set
+
+
+def central(f: Callable[[float], float], x: float, h: float) -> float:
+    """f'(x) by a central difference of step h."""
+    return (f(x + h) - f(x - h)) / (2 * h)
 
 
 def number(v: Any) -> float | str:
@@ -57,17 +62,17 @@ def ops_in(out: Any, limit: int = 50) -> str:
     return "|".join(found)
 
 
-def on_op(op: LessonOp) -> Probe:
+def on_op(op: str) -> Probe:
     """``op`` at each of its points, alone: its value, its inputs' gradients and the ops of its
     graph."""
 
-    def probe(cls: Any) -> Numbers:
-        if not hasattr(cls, op.method):
+    def probe(cls: Any, at: Points) -> Numbers:
+        if not hasattr(cls, METHODS[op]):
             return {"missing": True}
         found: Numbers = {}
-        for i, point in enumerate(op.points):
+        for i, point in enumerate(at[f"op.{op}"]):
             inputs = [cls(x) for x in point]
-            out = op.build(*inputs)
+            out = BUILDS[op](*inputs)
             found[f"{i}.value"] = number(out.data)
             found[f"{i}.ops"] = ops_in(out)
             out.backward()
@@ -79,21 +84,21 @@ def on_op(op: LessonOp) -> Probe:
     return probe
 
 
-def under_upstream(op: LessonOp) -> Probe:
-    """``op`` at its first point, times CHAIN_FACTOR: its inputs' gradients."""
+def under_upstream(op: str) -> Probe:
+    """``op`` at its first point, times the upstream factor: its inputs' gradients."""
 
-    def probe(cls: Any) -> Numbers:
-        if not hasattr(cls, op.method):
+    def probe(cls: Any, at: Points) -> Numbers:
+        if not hasattr(cls, METHODS[op]):
             return {"missing": True}
-        inputs = [cls(x) for x in op.points[0]]
-        y = op.build(*inputs) * cls(CHAIN_FACTOR)
+        inputs = [cls(x) for x in at[f"op.{op}"][0]]
+        y = BUILDS[op](*inputs) * cls(at["chain"])
         y.backward()
         return {f"d{j}": g for j, g in enumerate(grads(*inputs))}
 
     return probe
 
 
-def value(cls: Any) -> Numbers:
+def value(cls: Any, at: Points) -> Numbers:
     x = cls(2.0)
     return {
         "data": number(x.data),
@@ -102,52 +107,52 @@ def value(cls: Any) -> Numbers:
     }
 
 
-def zero(cls: Any) -> Numbers:
+def zero(cls: Any, at: Points) -> Numbers:
     x = cls(3.0)
     y = x * cls(2.0)
     return {"leaf": number(x.grad), "node": number(y.grad)}
 
 
-def seed(cls: Any) -> Numbers:
+def seed(cls: Any, at: Points) -> Numbers:
     a, b = cls(2.0), cls(-3.0)
     y = a * b
     y.backward()
     return {"out": number(y.grad), "da": number(a.grad), "db": number(b.grad)}
 
 
-def shared_add(cls: Any) -> Numbers:
-    x = cls(SHARED_POINT)
+def shared_add(cls: Any, at: Points) -> Numbers:
+    x = cls(at["shared"])
     (x + x).backward()
     return {"dx": number(x.grad)}
 
 
-def shared_mul(cls: Any) -> Numbers:
-    x = cls(SHARED_POINT)
+def shared_mul(cls: Any, at: Points) -> Numbers:
+    x = cls(at["shared"])
     (x * x).backward()
     return {"dx": number(x.grad)}
 
 
-def diamond(cls: Any) -> Numbers:
+def diamond(cls: Any, at: Points) -> Numbers:
     """b = a*2, c = a*5, d = b + c: a gets 7."""
     a = cls(3.0)
     (a * cls(2.0) + a * cls(5.0)).backward()
     return {"da": number(a.grad)}
 
 
-def used_twice(cls: Any) -> Numbers:
+def used_twice(cls: Any, at: Points) -> Numbers:
     """a = x*3, y = a*2 + a*5: x gets 21 when a's rule runs once."""
-    x = cls(SHARED_POINT)
+    x = cls(at["shared"])
     a = x * cls(3.0)
     (a * cls(2.0) + a * cls(5.0)).backward()
     return {"dx": number(x.grad)}
 
 
-def uneven(cls: Any) -> Numbers:
+def uneven(cls: Any, at: Points) -> Numbers:
     """a = x*2, y = a + (a*a)*0.5 (and the same summed the other way): x gets 14 when a waits
     for (a*a)*0.5, two levels further from y, whatever order the operands come in."""
     found: Numbers = {}
     for name, first in (("dx", True), ("dx_swapped", False)):
-        x = cls(SHARED_POINT)
+        x = cls(at["shared"])
         a = x * cls(2.0)
         far = a * a * cls(0.5)
         (a + far if first else far + a).backward()
@@ -155,7 +160,7 @@ def uneven(cls: Any) -> Numbers:
     return found
 
 
-def equal_data(cls: Any) -> Numbers:
+def equal_data(cls: Any, at: Points) -> Numbers:
     """b = a + 1, c = a * 2, y = b * c at a = 1: b and c hold equal numbers, a gets 6."""
     a = cls(1.0)
     y = (a + cls(1.0)) * (a * cls(2.0))
@@ -186,16 +191,16 @@ def measured(build: Callable[..., Any], cls: Any, point: tuple[float, ...]) -> N
     return found
 
 
-def lesson(cls: Any) -> Numbers:
+def lesson(cls: Any, at: Points) -> Numbers:
     """The lesson's example, e = tanh(a*b + c) at 2, -3, 10."""
     if not hasattr(cls, "tanh"):
         return {"missing": True}
-    return measured(lambda a, b, c: (a * b + c).tanh(), cls, LESSON_POINT)
+    return measured(lambda a, b, c: (a * b + c).tanh(), cls, tuple(at["lesson"]))
 
 
-def shared(cls: Any) -> Numbers:
+def shared(cls: Any, at: Points) -> Numbers:
     """y = x*x + x at 3."""
-    return measured(lambda x: x * x + x, cls, (SHARED_POINT,))
+    return measured(lambda x: x * x + x, cls, (at["shared"],))
 
 
 NUMBER_EXPRESSIONS: dict[str, Callable[[Any], Any]] = {  # the number on the right first
@@ -206,11 +211,11 @@ NUMBER_EXPRESSIONS: dict[str, Callable[[Any], Any]] = {  # the number on the rig
 }
 
 
-def numbers(cls: Any) -> Numbers:
+def numbers(cls: Any, at: Points) -> Numbers:
     """Plain numbers beside Values, on either side: value and gradient, or the error."""
     found: Numbers = {}
     for text, build in NUMBER_EXPRESSIONS.items():
-        x = cls(SHARED_POINT)
+        x = cls(at["shared"])
         try:
             y = build(x)
             found[f"{text}.value"] = number(y.data)
@@ -221,8 +226,8 @@ def numbers(cls: Any) -> Numbers:
     return found
 
 
-def backward_twice(cls: Any) -> Numbers:
-    x = cls(SHARED_POINT)
+def backward_twice(cls: Any, at: Points) -> Numbers:
+    x = cls(at["shared"])
     y = x * x + x
     y.backward()
     first = number(x.grad)
@@ -243,7 +248,7 @@ def chain_of(cls: Any, depth: int) -> float | str:
     return number(x.grad)
 
 
-def deep(cls: Any) -> Numbers:
+def deep(cls: Any, at: Points) -> Numbers:
     """The shortest chain whose backward fails, under Python's default recursion limit."""
     module_limit = sys.getrecursionlimit()
     sys.setrecursionlimit(DEFAULT_RECURSION_LIMIT)
@@ -270,7 +275,7 @@ def deep(cls: Any) -> Numbers:
         sys.setrecursionlimit(module_limit)
 
 
-def structure(cls: Any) -> Numbers:
+def structure(cls: Any, at: Points) -> Numbers:
     """micrograd's ``_prev`` (the operands) and ``_op`` (the op's name), where the class has
     them."""
     a, b = cls(2.0), cls(-3.0)
@@ -291,12 +296,12 @@ PROBES: dict[str, Probe] = {
     "value": value,
     "zero": zero,
     "seed": seed,
-    **{f"op.{op.name}": on_op(op) for op in OPS},
+    **{f"op.{op}": on_op(op) for op in METHODS},
     "shared.add": shared_add,
     "shared.mul": shared_mul,
     "diamond": diamond,
     "used_twice": used_twice,
-    **{f"chain.{op.name}": under_upstream(op) for op in OPS},
+    **{f"chain.{op}": under_upstream(op) for op in METHODS},
     "uneven": uneven,
     "equal_data": equal_data,
     "lesson": lesson,
@@ -306,7 +311,3 @@ PROBES: dict[str, Probe] = {
     "deep": deep,
     "structure": structure,
 }
-
-# probe -> the probes not worth running when it hangs or crashes (they build the same op)
-FOLLOWS: dict[str, list[str]] = {f"op.{op.name}": [f"chain.{op.name}"] for op in OPS}
-FOLLOWS["op.tanh"].append("lesson")
