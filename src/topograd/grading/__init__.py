@@ -98,7 +98,10 @@ def grade(
         name, sandboxed = submission.name, not unsafe_no_sandbox
         why = unavailable() if sandboxed else ""
         if why:
-            raise SandboxError(f"{why}; not grading {name} (--unsafe-no-sandbox: {UNSAFE})")
+            raise SandboxError(
+                f"{name} is not graded, since {why}. To grade it anyway, outside a sandbox "
+                f"(--unsafe-no-sandbox, unsafe_no_sandbox=True): {UNSAFE}"
+            )
         request = {"class": class_name, "memory": memory, "points": at}
 
         def launch(todo: list[str]) -> Child:

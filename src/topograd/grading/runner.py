@@ -207,6 +207,42 @@ def why(frames: Frames, code: int, timeout: float) -> str:
     return f"the process exited with status {code}"
 
 
+def listen(child: Child, todo: list[str], found: Measurements, timeout: float, end: float) -> str:
+    """One child's messages read into ``found``, each probe's taking it off ``todo``: why the
+    child stopped ("" once it loaded and ran them all; "not loaded: ..." or the load error in
+    ``found`` when it never loaded)."""
+    frames = Frames(child.fd)
+    try:
+        first = frames.next(min(time.monotonic() + timeout, end))
+        if first is not None and "load_error" in first:
+            found.load_error, found.where = first["load_error"], first["where"]
+            return "not loaded"
+        if first is not None and "loaded" not in first:
+            frames.why, first = "a probe's result before the class was loaded", None
+        if first is not None:
+            found.class_name = first["loaded"]
+        while first is not None and todo:
+            event = frames.next(min(time.monotonic() + timeout, end))
+            if event is None:
+                break
+            if event.get("done") != todo[0]:
+                frames.why = f"a message out of order (expected {todo[0]})"
+                break
+            found.outcomes[todo.pop(0)] = outcome_of(event)
+    finally:
+        code = child.end(patient=frames.why in ("", "ended"))
+        frames.close()
+    if first is None:
+        found.load_error = (
+            f"{child.starting} did not finish in {timeout:g} s (an endless loop, or work "
+            "done at import time? raise the timeout)"
+            if frames.why == "timed out"
+            else f"{child.starting}: {why(frames, code, timeout)}"
+        )
+        return "not loaded"
+    return why(frames, code, timeout) if todo else ""
+
+
 def measure(
     launch: Callable[[list[str]], Child],
     names: list[str],
@@ -217,63 +253,28 @@ def measure(
     """Every probe of ``names`` run in children started by ``launch`` (with the probes still to
     run), a new child after each one lost; the probes that ``follows`` a lost one are not
     run, nor any once ``deadline`` seconds have passed."""
-    found, todo = Measurements(), list(names)
-    timeouts = lost_children = 0
-    end_of_grade = time.monotonic() + deadline
+    found, todo, lost = Measurements(), list(names), []
+    end = time.monotonic() + deadline
     while todo:
-        child = launch(todo)
-        frames = Frames(child.fd)
-        try:
-            first = frames.next(min(time.monotonic() + timeout, end_of_grade))
-            if first is not None and "load_error" in first:
-                found.load_error, found.where = first["load_error"], first["where"]
-                return found
-            if first is not None and "loaded" not in first:
-                frames.why, first = "a probe's result before the class was loaded", None
-            if first is not None:
-                found.class_name = first["loaded"]
-                while todo:
-                    event = frames.next(min(time.monotonic() + timeout, end_of_grade))
-                    if event is None:
-                        break
-                    if event.get("done") != todo[0]:
-                        frames.why = f"a message out of order (expected {todo[0]})"
-                        break
-                    found.outcomes[todo.pop(0)] = outcome_of(event)
-        finally:
-            code = child.end(patient=frames.why in ("", "ended"))
-            frames.close()
-        if first is None:
-            found.load_error = (
-                f"{child.starting} did not finish in {timeout:g} s (an endless loop, or work "
-                "done at import time? raise the timeout)"
-                if frames.why == "timed out"
-                else f"{child.starting}: {why(frames, code, timeout)}"
-            )
+        stopped = listen(launch(todo), todo, found, timeout, end)
+        if stopped == "not loaded":
             return found
-        if todo:
-            over = time.monotonic() >= end_of_grade
-            lost = todo.pop(0)
-            found.outcomes[lost] = Outcome(
-                error=f"the grade's deadline of {deadline:g} s passed"
-                if over
-                else why(frames, code, timeout)
-            )
-            for name in follows.get(lost, []):
-                if name in todo:
-                    found.outcomes[name] = Outcome(error=f"not run: {lost} was lost")
-                    todo.remove(name)
-            timeouts += frames.why == "timed out"
-            lost_children += 1
-            if over or timeouts >= MAX_TIMEOUTS or lost_children >= MAX_LOST:
-                reason = (
-                    f"the grade's deadline of {deadline:g} s passed"
-                    if over
-                    else f"{timeouts} probes timed out"
-                    if timeouts >= MAX_TIMEOUTS
-                    else f"{lost_children} children were lost"
-                )
-                for name in todo:
-                    found.outcomes[name] = Outcome(error=f"not run: {reason}")
-                todo = []
+        if not todo:
+            break
+        over = time.monotonic() >= end
+        passed = f"the grade's deadline of {deadline:g} s passed"
+        lost.append(stopped)
+        name = todo.pop(0)
+        found.outcomes[name] = Outcome(error=passed if over else stopped)
+        for after in follows.get(name, []):
+            if after in todo:
+                found.outcomes[after] = Outcome(error=f"not run: {name} was lost")
+                todo.remove(after)
+        timeouts = sum(text.startswith("did not finish") for text in lost)
+        if over or timeouts >= MAX_TIMEOUTS or len(lost) >= MAX_LOST:
+            reason = passed if over else f"{timeouts} probes timed out"
+            if not over and timeouts < MAX_TIMEOUTS:
+                reason = f"{len(lost)} children were lost"
+            found.outcomes.update({n: Outcome(error=f"not run: {reason}") for n in todo})
+            todo.clear()
     return found

@@ -19,6 +19,7 @@ grade's deadline: run it as an unprivileged user.
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import functools
 import os
@@ -26,6 +27,7 @@ import resource
 import shutil
 import subprocess
 import sys
+import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -59,24 +61,47 @@ class Submission:
 
 def python() -> str:
     """The interpreter itself, not a virtual environment's link to it (with ``-I -S`` it sees
-    the standard library alone): the first of those this user can run."""
+    the standard library alone): the first of those this user can run. (The child's code needs
+    the standard library only, so the system's Python serves where this one is out of reach.)"""
     version = f"python{sys.version_info[0]}.{sys.version_info[1]}"
     base = getattr(sys, "_base_executable", sys.executable)
-    for candidate in (os.path.realpath(base), os.path.join(sys.base_prefix, "bin", version)):
+    for candidate in (
+        os.path.realpath(base),
+        os.path.join(sys.base_prefix, "bin", version),
+        f"/usr/bin/{version}",
+        "/usr/bin/python3",
+    ):
         if os.path.isfile(candidate) and os.access(candidate, os.X_OK):
-            return candidate
+            return os.path.realpath(candidate)
     return sys.executable
 
 
 def system_binds() -> list[str]:
-    """Read-only binds of the system and of Python's installation."""
+    """Read-only binds of the system and of the interpreter's installation."""
     binds: list[str] = []
     for where in ("/usr", "/bin", "/lib", "/lib64", "/lib32", "/etc/ld.so.cache"):
         binds += ["--ro-bind-try", where, where]
-    for prefix in {sys.base_prefix, sys.base_exec_prefix, str(Path(python()).parent)}:
-        if not prefix.startswith(("/usr/", "/bin")) and prefix != "/usr":
-            binds += ["--ro-bind-try", prefix, prefix]
+    prefix = str(Path(python()).parent.parent)  # .../bin/python3.11 -> ...
+    if prefix != "/usr" and not prefix.startswith("/usr/"):
+        binds += ["--ro-bind", prefix, prefix]
     return binds
+
+
+@functools.cache
+def inside_copy() -> Path:
+    """A read-only copy of the child's code for this grader's sandboxes, in a folder of its
+    own (removed at exit): bwrap binds it as the grading user, wherever topograd is installed
+    and whoever may write there."""
+    folder = Path(tempfile.mkdtemp(prefix="topograd-grader-"))
+    atexit.register(shutil.rmtree, folder, True)
+    copy = folder / "inside"
+    copy.mkdir()
+    for source in INSIDE.glob("*.py"):
+        (copy / source.name).write_bytes(source.read_bytes())
+        (copy / source.name).chmod(0o444)
+    copy.chmod(0o555)
+    folder.chmod(0o755)
+    return copy
 
 
 def located(submission: Submission, sandboxed: bool) -> dict[str, str]:
@@ -100,7 +125,7 @@ def command(submission: Submission, sandboxed: bool) -> list[str]:
     wrap += ["--disable-userns", "--clearenv", "--setenv", "PATH", "/usr/bin:/bin"]
     wrap += ["--setenv", "HOME", "/tmp", "--setenv", "LANG", "C.UTF-8"]
     wrap += ["--proc", "/proc", "--dev", "/dev", "--size", str(TMP_BYTES), "--tmpfs", "/tmp"]
-    wrap += [*system_binds(), "--ro-bind", str(INSIDE), "/grader/inside"]
+    wrap += [*system_binds(), "--ro-bind", str(inside_copy()), "/grader/inside"]
     wrap += ["--ro-bind", str(shown.resolve()), target.get("file", "/submission")]
     return [*wrap, "--chdir", "/tmp", python(), "-I", "-S", "-c", START]
 
@@ -127,6 +152,7 @@ def limiter(memory: int, cpu_seconds: int) -> Callable[[], None]:
     def limit() -> None:
         for kind, amount in (
             (resource.RLIMIT_AS, (memory + HEADROOM_MIB) * 2**20),
+            (resource.RLIMIT_DATA, (memory + HEADROOM_MIB) * 2**20),
             (resource.RLIMIT_CPU, cpu_seconds),
             (resource.RLIMIT_NPROC, processes),
             (resource.RLIMIT_FSIZE, FILE_BYTES),
@@ -143,8 +169,8 @@ def unavailable() -> str:
     """Why the sandbox cannot be made here ("" where it can): bwrap missing, or refused (no
     user namespaces)."""
     if shutil.which("bwrap") is None:
-        return "bwrap (Debian's bubblewrap) is not installed: apt-get install bubblewrap"
-    trial = [*command(Submission(file=INSIDE / "__init__.py"), sandboxed=True)[:-1], "pass"]
+        return "bwrap (Debian's bubblewrap) is not installed (apt-get install bubblewrap)"
+    trial = [*command(Submission(file=inside_copy() / "__init__.py"), sandboxed=True)[:-1], "pass"]
     try:
         done = subprocess.run(trial, capture_output=True, timeout=30, check=False)
     except (OSError, subprocess.TimeoutExpired) as error:

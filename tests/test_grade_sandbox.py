@@ -1,0 +1,68 @@
+"""The sandbox itself: what the child's code may import, and what the grader does where no
+sandbox can be made (a real fault: a user namespace whose limit of further namespaces is 0, so
+bwrap cannot make its own)."""
+
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from topograd.grading import sandbox
+
+CORRECT = Path(__file__).parent / "engines" / "lesson_engine.py"
+
+
+def test_the_childs_code_imports_the_standard_library_only() -> None:
+    """inside/ runs in the sandbox on ``python -I -S``: no topograd, no site-packages."""
+    for file in sandbox.INSIDE.glob("*.py"):
+        for node in ast.walk(ast.parse(file.read_text())):
+            if isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                names = [] if node.level else [node.module or ""]
+            else:
+                continue
+            for name in names:
+                top = name.split(".")[0]
+                assert top in sys.stdlib_module_names or top == "__future__", (file.name, name)
+
+
+NO_NAMESPACES = 'echo 0 > /proc/sys/user/max_user_namespaces && exec "$@"'
+
+
+def grade_without_namespaces(*options: str) -> subprocess.CompletedProcess[str]:
+    command = [sys.executable, "-m", "topograd", "grade", str(CORRECT), *options]
+    wrapped = ["unshare", "--user", "--map-root-user", "sh", "-c", NO_NAMESPACES, "sh"]
+    return subprocess.run(
+        [*wrapped, *command], capture_output=True, text=True, timeout=120, check=False
+    )
+
+
+@pytest.fixture(scope="module")
+def nested_namespaces() -> None:
+    trial = subprocess.run(
+        ["unshare", "--user", "--map-root-user", "true"], capture_output=True, check=False
+    )
+    if trial.returncode:
+        pytest.skip("no user namespaces to make the fault in")
+
+
+@pytest.mark.usefixtures("nested_namespaces")
+def test_where_no_sandbox_can_be_made_a_file_is_not_graded() -> None:
+    ran = grade_without_namespaces()
+    assert ran.returncode == 3 and not ran.stdout
+    assert "lesson_engine.py is not graded, since bwrap cannot make the sandbox" in ran.stderr
+    assert "--unsafe-no-sandbox" in ran.stderr and "your home" in ran.stderr
+
+
+@pytest.mark.usefixtures("nested_namespaces")
+def test_unsafe_no_sandbox_grades_and_says_what_it_leaves_open() -> None:
+    ran = grade_without_namespaces("--unsafe-no-sandbox")
+    assert ran.returncode == 0, ran.stderr
+    assert "every required objective passes" in ran.stdout
+    assert ran.stderr.startswith("warning: grading without a sandbox: the learner's code runs")
+    assert "outlive the grade" in ran.stderr and "fake its own report" in ran.stderr
