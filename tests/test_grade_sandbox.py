@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+import topograd as tg
 from topograd.grading import sandbox
 
 CORRECT = Path(__file__).parent / "engines" / "lesson_engine.py"
@@ -66,3 +67,12 @@ def test_unsafe_no_sandbox_grades_and_says_what_it_leaves_open() -> None:
     assert "every required objective passes" in ran.stdout
     assert ran.stderr.startswith("warning: grading without a sandbox: the learner's code runs")
     assert "outlive the grade" in ran.stderr and "fake its own report" in ran.stderr
+
+
+def test_topograds_own_value_in_hand_is_not_graded_as_a_learners() -> None:
+    class Mine(tg.Value):
+        pass
+
+    for cls in (tg.Value, Mine):
+        report = tg.grade(cls)
+        assert report.status == 2 and "is topograd's own Value or a subclass" in report.load_error

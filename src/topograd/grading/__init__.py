@@ -28,6 +28,17 @@ FOLLOWS: dict[str, list[str]] = {f"op.{op}": [f"chain.{op}"] for op in BY_NAME}
 FOLLOWS["op.tanh"].append("lesson")  # probe -> those not worth running when it is lost
 
 
+TOPOGRAD_MISSING = "ModuleNotFoundError: No module named 'topograd'"
+
+
+def topograds(cls: type) -> str:
+    """Whether a class in hand is topograd's own Value or a subclass of it ("" when not)."""
+    for base in cls.__mro__:
+        if base.__module__.split(".")[0] == "topograd":
+            return f"{cls.__qualname__} is topograd's own {base.__qualname__} or a subclass of it"
+    return ""
+
+
 class SandboxError(RuntimeError):
     """The sandbox cannot be made here, so a file is not graded (unless told to run unsafe)."""
 
@@ -110,7 +121,14 @@ def grade(
 
     else:
         raise TypeError(f"grade() takes a Value class or a file's path, not {type(engine)!r}")
+    if isinstance(engine, type) and topograds(engine):
+        return Report(name, load_error=f"{topograds(engine)}, not a learner's own engine")
     found = measure(launch, names, timeout, FOLLOWS, deadline)
+    if found.load_error == TOPOGRAD_MISSING:
+        found.load_error = (
+            "the file imports topograd, which the sandbox does not hold: it grades the "
+            "learner's own engine, not topograd's Value (or a wrapper of it)"
+        )
     if found.load_error:
         return Report(name, load_error=found.load_error, where=found.where)
     if not isinstance(engine, type):
