@@ -5,6 +5,7 @@ with the edges of the floats among their inputs (nan, ±inf, ±0, subnormals), o
 from __future__ import annotations
 
 import math
+import struct
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -297,3 +298,24 @@ def test_second_derivatives_of_random_graphs_with_non_finite_inputs_match_pytorc
         scale = max(largest, ours[2])
         wrong = [(a, b) for a, b in pairs if not agree(a, b, scale)]
         assert not wrong, (kind, program, summed, upstream, ours, theirs)
+
+
+# The plain backward of Values (scalar/backward.py: no graph, nothing captured or observed) is
+# the engine's walk written out; the walk itself still runs wherever a backward is observed.
+# Both must give every node the same bits: the same order, the same sums.
+
+
+def bits(x: float) -> bytes:
+    return struct.pack("<d", x)
+
+
+@given(wild_programs(), st.sampled_from([1.0, -0.5, 3]))
+def test_plain_backward_of_values_gives_the_engines_bits(program: Program, seed: float) -> None:
+    assume(program.steps)
+    # number operands on either side (ints among them), and one node used by two roots
+    nodes, out = run(program, tg.Value, ON_VALUES, lambda a, b: 2 * a + (b * 0.5 - 1))
+    second = 1.5 - nodes[-1]
+    # grad() captures: the engine's own walk; backward() of Values: the plain one
+    walked = tg.grad([out, second], nodes, [seed, 1.0])
+    tg.backward([out, second], [seed, 1.0])
+    assert [bits(n.grad) for n in nodes] == [bits(g) for g in walked]
