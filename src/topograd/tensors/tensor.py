@@ -38,7 +38,7 @@ from .aliases import Aliases
 from .arrays import as_array, index_array, kernel, refusal, sizes_or_data
 from .casting import kernel_arrays
 from .conversions import Conversions
-from .inplace import InPlace
+from .drawing import Draws
 from .operators import Operators
 from .pointwise import Pointwise
 from .quiet import quietly
@@ -50,7 +50,7 @@ Operand = Any  # a Tensor, an ndarray or a Python number
 Array = np.ndarray[Any, Any]
 
 
-class Tensor(Conversions, Operators, InPlace, Reductions, Shapes, Pointwise, Aliases, Methods):
+class Tensor(Conversions, Operators, Draws, Reductions, Shapes, Pointwise, Aliases, Methods):
     """An array in a computation graph: ``array`` (its ndarray), ``grad`` and how it was made.
 
     ``Tensor(data)`` takes numbers and nested lists of them (as floats of the default dtype, as
