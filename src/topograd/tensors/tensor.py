@@ -39,6 +39,7 @@ from .arrays import as_array, index_array, kernel, refusal, sizes_or_data
 from .casting import kernel_arrays
 from .conversions import Conversions
 from .drawing import Draws
+from .nodes import Node, node
 from .operators import Operators
 from .pointwise import Pointwise
 from .quiet import quietly
@@ -62,6 +63,7 @@ class Tensor(Conversions, Operators, Draws, Reductions, Shapes, Pointwise, Alias
         "_inputs",
         "_needed",  # the inputs that require a gradient: the engine's inputs
         "_needs",
+        "_node",  # its grad_fn, once asked for (nodes.py); never set by the ops
         "_op",
         "_params",
         "_retain",
@@ -83,6 +85,7 @@ class Tensor(Conversions, Operators, Draws, Reductions, Shapes, Pointwise, Alias
     _inputs: tuple[Tensor | float, ...]  # a Python number operand kept as a number
     _needs: tuple[bool, ...]
     _needed: tuple[Tensor, ...]
+    _node: Node
     _params: dict[str, Any] | None
     _retain: bool
     _stamp: int
@@ -159,6 +162,18 @@ class Tensor(Conversions, Operators, Draws, Reductions, Shapes, Pointwise, Alias
     def op(self) -> str:
         """The name of the op that produced this Tensor: ``""`` for a leaf, else e.g. "mul"."""
         return self._op.name if self._op is not None else ""
+
+    @property
+    def grad_fn(self) -> Node | None:
+        """The node that made this Tensor, as PyTorch's ``grad_fn``: None for a leaf (and a
+        Tensor made without a graph), else one with PyTorch's ``name()`` ("MulBackward0")
+        and ``next_functions`` (nodes.py)."""
+        if self._op is None:
+            return None
+        kept: Node | None = getattr(self, "_node", None)
+        if kept is None or not kept.made(self._op, self._inputs):
+            kept = self._node = node(self._op, self._inputs, self._params)
+        return kept
 
     @property
     def is_leaf(self) -> bool:
@@ -239,7 +254,8 @@ class Tensor(Conversions, Operators, Draws, Reductions, Shapes, Pointwise, Alias
     _constant = staticmethod(lambda data: constant(data))  # for the mixins
 
     def _grad_fn(self) -> str | None:
-        return None if self._op is None else f"{self._op.grad_fn}"
+        made = self.grad_fn
+        return None if made is None else made.name()
 
     def _apply(self, op: Op, args: tuple[Any, ...], **params: Any) -> Tensor:
         """``op`` on these arguments, for the mixins: straight to ``apply``."""
