@@ -115,10 +115,15 @@ _TENSORS = (
     "set_printoptions",
     "set_rng_state",
     "softmax",
+    "sparse",
+    "sparse_coo_tensor",
+    "sparse_csr_tensor",
     "stack",
     "tensor",
     "tensordot",
     "uint8",
+    "view_as_complex",
+    "view_as_real",
     "zeros",
     "zeros_like",
 )
@@ -130,6 +135,7 @@ _DTYPE_ALIASES = ("bool", "double", "float", "half", "int", "long", "short")
 # the checks and drawings, which a model does not need to run.
 _ON_FIRST_USE = {
     "func": "topograd.func",  # the transforms: a subpackage
+    "distributed": "topograd.distributed",  # refused, but for is_available()
     "compile": "topograd.compiler",
     "GuardError": "topograd.compiler",
     "TraceError": "topograd.compiler",
@@ -221,10 +227,10 @@ def __getattr__(name: str) -> Any:
 
         return NAMES[name]
     if name not in _ON_FIRST_USE:
-        from .tensors.dtypes import MISSING
+        from .tensors.dtypes import ABSENT
 
-        if name in MISSING:
-            raise AttributeError(f"topograd has no {name}: {MISSING[name]}")
+        if name in ABSENT:  # (a name a program may hold; its use is refused)
+            return ABSENT[name]
         if name in AS_FUNCTIONS:  # PyTorch's functions of Tensors: tg.tril, tg.matmul
             from .tensors.functions import MethodAsFunction
 

@@ -69,6 +69,7 @@ from .random import (
     seed,
     set_rng_state,
 )
+from .refusals import sparse, sparse_coo_tensor, sparse_csr_tensor, view_as_complex, view_as_real
 from .tensor import Tensor
 
 cat = concat = concatenate  # PyTorch's names
@@ -139,10 +140,15 @@ __all__ = [
     "set_printoptions",
     "set_rng_state",
     "softmax",
+    "sparse",
+    "sparse_coo_tensor",
+    "sparse_csr_tensor",
     "stack",
     "tensor",
     "tensordot",
     "uint8",
+    "view_as_complex",
+    "view_as_real",
     "zeros",
     "zeros_like",
 ]

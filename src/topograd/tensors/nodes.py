@@ -210,7 +210,7 @@ class AccumulateGrad:
 _KINDS: dict[str, type[Node]] = {}
 
 
-def node(op: Op, inputs: tuple[Any, ...], params: dict[str, Any] | None) -> Node:
+def node_of(op: Op, inputs: tuple[Any, ...], params: dict[str, Any] | None) -> Node:
     """The node of ``op`` on ``inputs``: of the class named as PyTorch names it."""
     name = torch_name(op, inputs, params)
     kind = _KINDS.get(name)

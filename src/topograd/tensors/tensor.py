@@ -39,11 +39,12 @@ from .arrays import as_array, index_array, kernel, refusal, sizes_or_data
 from .casting import kernel_arrays
 from .conversions import Conversions
 from .drawing import Draws
-from .nodes import Node, node
+from .nodes import Node, node_of
 from .operators import Operators
 from .pointwise import Pointwise
 from .quiet import quietly
 from .reducing import Reductions
+from .refusals import Refusals
 from .shaping import Shapes
 from .storage import Version, shared
 
@@ -51,7 +52,9 @@ Operand = Any  # a Tensor, an ndarray or a Python number
 Array = np.ndarray[Any, Any]
 
 
-class Tensor(Conversions, Operators, Draws, Reductions, Shapes, Pointwise, Aliases, Methods):
+class Tensor(
+    Conversions, Operators, Draws, Reductions, Shapes, Pointwise, Aliases, Methods, Refusals
+):
     """An array in a computation graph: ``array`` (its ndarray), ``grad`` and how it was made.
 
     ``Tensor(data)`` takes numbers and nested lists of them (as floats of the default dtype, as
@@ -172,7 +175,7 @@ class Tensor(Conversions, Operators, Draws, Reductions, Shapes, Pointwise, Alias
             return None
         kept: Node | None = getattr(self, "_node", None)
         if kept is None or not kept.made(self._op, self._inputs):
-            kept = self._node = node(self._op, self._inputs, self._params)
+            kept = self._node = node_of(self._op, self._inputs, self._params)
         return kept
 
     @property
@@ -308,7 +311,8 @@ def as_tensor(x: Operand, like: Tensor | None = None) -> Tensor:
         if like is not None and like.array.dtype.kind == "f" and not isinstance(x, bool):
             return constant(np.asarray(x, like.array.dtype))
         return constant(np.asarray(x, dtypes.result_type(x).dtype))
-    raise TypeError(f"a Tensor cannot be combined with {type(x).__name__}")
+    why = ": topograd has no complex numbers" if isinstance(x, complex) else ""
+    raise TypeError(f"a Tensor cannot be combined with {type(x).__name__}{why}")
 
 
 NUMBERS = (float, int)  # operands a node keeps as they are
