@@ -14,6 +14,7 @@ Tensor is first asked for (``tg.Tensor``, ``tg.zeros``, ...).
 from __future__ import annotations
 
 import importlib
+from math import e, inf, nan, pi  # PyTorch's constants: tg.pi, tg.inf
 from typing import TYPE_CHECKING, Any
 
 from . import autograd, nn, ops, optim, utils
@@ -54,6 +55,7 @@ if TYPE_CHECKING:
 # NumPy when one is first asked for: ``import topograd`` and the scalar engine load no NumPy.
 _TENSORS = (
     "Generator",
+    "Size",
     "Tensor",
     "allclose",
     "arange",
@@ -173,18 +175,22 @@ __all__ = [
     "detect_anomaly",
     "dot",
     "draw",
+    "e",
     "enable_grad",
     "func",
     "grad",
     "gradcheck",
     "grade",
+    "inf",
     "inference_mode",
     "is_grad_enabled",
     "load",
+    "nan",
     "nn",
     "no_grad",
     "ops",
     "optim",
+    "pi",
     "save",
     "set_grad_enabled",
     "sum",

@@ -213,7 +213,7 @@ class Module(Placement):
 
         >>> import topograd as tg
         >>> state = tg.nn.Linear(2, 1).state_dict()
-        >>> [(k, v.shape, v.dtype, v.requires_grad) for k, v in state.items()]
+        >>> [(k, tuple(v.shape), v.dtype, v.requires_grad) for k, v in state.items()]
         [('weight', (1, 2), topograd.float32, False), ('bias', (1,), topograd.float32, False)]
         """
         state = checks.state_of(dict(_walk(self, STATE, named=True)), keep_vars)

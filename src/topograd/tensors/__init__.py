@@ -70,6 +70,7 @@ from .random import (
     set_rng_state,
 )
 from .refusals import sparse, sparse_coo_tensor, sparse_csr_tensor, view_as_complex, view_as_real
+from .sizes import Size
 from .tensor import Tensor
 
 cat = concat = concatenate  # PyTorch's names
@@ -79,6 +80,7 @@ keep_freed_memory()  # glibc keeps a training step's memory for the next step (m
 
 __all__ = [
     "Generator",
+    "Size",
     "Tensor",
     "allclose",
     "arange",

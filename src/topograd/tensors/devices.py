@@ -10,7 +10,7 @@
 >>> tg.device("cuda")
 Traceback (most recent call last):
 ...
-ValueError: topograd runs on the CPU only, not on 'cuda': give 'cpu' or leave it out
+ValueError: topograd runs on the CPU only, not on 'cuda' (no CUDA): give 'cpu' or leave it out
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ DEVICE = re.compile(
     r"|hpu|mtia|privateuseone)(?::(0|[1-9][0-9]*))?"
 )
 
-_NAMED = {"cuda": " (topograd has no CUDA)", "mps": " (topograd has no MPS)"}
+_NAMED = {"cuda": " (no CUDA)", "mps": " (no MPS)"}
 
 
 def device_index(given: Any) -> int | None:

@@ -39,6 +39,7 @@ from .arrays import as_array, index_array, kernel, refusal, sizes_or_data
 from .casting import kernel_arrays
 from .conversions import Conversions
 from .drawing import Draws
+from .layout import Strides
 from .nodes import Node, node_of
 from .operators import Operators
 from .pointwise import Pointwise
@@ -46,6 +47,7 @@ from .quiet import quietly
 from .reducing import Reductions
 from .refusals import Refusals
 from .shaping import Shapes
+from .sizes import Size
 from .storage import Version, shared
 
 Operand = Any  # a Tensor, an ndarray or a Python number
@@ -53,7 +55,16 @@ Array = np.ndarray[Any, Any]
 
 
 class Tensor(
-    Conversions, Operators, Draws, Reductions, Shapes, Pointwise, Aliases, Methods, Refusals
+    Conversions,
+    Operators,
+    Draws,
+    Reductions,
+    Shapes,
+    Pointwise,
+    Aliases,
+    Methods,
+    Refusals,
+    Strides,
 ):
     """An array in a computation graph: ``array`` (its ndarray), ``grad`` and how it was made.
 
@@ -105,8 +116,9 @@ class Tensor(
     # Attributes.
 
     @property
-    def shape(self) -> tuple[int, ...]:
-        return tuple(self.array.shape)
+    def shape(self) -> Size:
+        """The sizes of its axes, a tuple (as PyTorch's ``torch.Size``)."""
+        return Size(self.array.shape)
 
     @property
     def ndim(self) -> int:
