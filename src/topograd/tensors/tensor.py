@@ -278,11 +278,14 @@ class Tensor(
 
 
 def _limit(x: Any) -> float | None:
-    """A clamp's limit: a number, or None."""
+    """A clamp's limit: a number (an int or a bool kept so, which integers keep their dtype
+    with, as PyTorch's Scalar), or None."""
     if x is None:
         return None
     if isinstance(x, Tensor) or not isinstance(x, numbers.Real):
         raise TypeError(f"clamp() takes numbers as limits, got {type(x).__name__}")
+    if isinstance(x, numbers.Integral):
+        return bool(x) if isinstance(x, (bool, np.bool_)) else int(x)
     return float(x)
 
 
@@ -360,7 +363,7 @@ def apply(op: Op, args: Sequence[Any], params: dict[str, Any]) -> Tensor:
         # sees 2.0 in x ** 2.0 and decides on it at once, as PyTorch's pow_backward does.
         operands = [a if type(a) in NUMBERS else as_tensor(a) for a in args]
         arrays = [a if type(a) in NUMBERS else a.array for a in operands]  # type: ignore[union-attr]
-    arrays = kernel_arrays(op, arrays)
+    arrays = kernel_arrays(op, arrays, params)
     try:
         out = quietly(kernel(op), arrays, params)  # IEEE results (inf, nan), no warning
     except ValueError as error:  # PyTorch's RuntimeError (a ValueError still, as before)
