@@ -297,7 +297,7 @@ def call_torch(op: Op, args: list[Any], params: dict[str, Any]) -> Any:
         return (args[0].flip(flips) if flips else args[0])[index]
     if op.name == "scatter":
         index = tuple(torch.tensor(i) for i in params["index"])
-        zeros = torch.zeros(params["shape"], dtype=torch.float64)
+        zeros = torch.zeros(params["shape"], dtype=args[0].dtype)  # (the values' dtype)
         return zeros.index_put(index, args[0], accumulate=True)
     if op.name == "einsum":
         return torch.einsum(params["equation"], *args)

@@ -10,6 +10,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import micrograd.engine
 import numpy as np
 import pytest
 
@@ -157,6 +158,12 @@ def _saved_and_loaded() -> bool:
     return tg.load(path)["w"].tolist() == [1.0, 1.0]
 
 
+def _refused(function: Callable[..., Any], feature: str) -> bool:
+    with pytest.raises(NotImplementedError, match=feature):
+        function(tg.zeros(2))
+    return True
+
+
 USES: dict[str, Callable[[], bool]] = {
     "AnomalyError": _anomaly,
     "CustomOpError": _custom_op_error,
@@ -176,7 +183,7 @@ USES: dict[str, Callable[[], bool]] = {
     "func": lambda: tg.func.grad(lambda x: x * x)(3.0) == 6.0,
     "grad": lambda: tg.grad(tg.Value(2.0) ** 3, [tg.Value(1.0)]) == [0.0],
     "gradcheck": lambda: tg.gradcheck(lambda x: x.tanh(), [0.3]),
-    "grade": lambda: tg.grade(tg.Value).passed,  # topograd's own Value, graded on the lesson
+    "grade": lambda: tg.grade(micrograd.engine.Value).passed,  # the lesson's reference engine
     "is_grad_enabled": _no_grad,
     "nn": lambda: len(tg.nn.MLP(2, [3, 1], seed=0).parameters()) == 13,
     "no_grad": _no_grad,
@@ -246,6 +253,16 @@ USES: dict[str, Callable[[], bool]] = {
     "device": lambda: tg.zeros(1, device=tg.device("cpu")).device == tg.device("cpu"),
     "cuda": lambda: tg.cuda.is_available() is False,
     "backends": lambda: tg.backends.mps.is_available() is False,
+    "sparse": lambda: not hasattr(tg.sparse, "mm"),
+    "Size": lambda: tg.zeros(2, 3).shape == tg.Size([2, 3]) == (2, 3),
+    "e": lambda: tg.e == math.e,
+    "inf": lambda: tg.inf == math.inf,
+    "nan": lambda: math.isnan(tg.nan),
+    "pi": lambda: tg.pi == math.pi,
+    "sparse_coo_tensor": lambda: _refused(tg.sparse_coo_tensor, "sparse Tensors"),
+    "sparse_csr_tensor": lambda: _refused(tg.sparse_csr_tensor, "sparse Tensors"),
+    "view_as_complex": lambda: _refused(tg.view_as_complex, "complex numbers"),
+    "view_as_real": lambda: _refused(tg.view_as_real, "complex numbers"),
     "autograd": lambda: tg.autograd.grad is tg.grad and tg.autograd.Function is tg.Function,
     "enable_grad": _enable_grad,
     "inference_mode": lambda: _records_inside(tg.inference_mode()) is False,

@@ -89,7 +89,7 @@ REFUSED = [
     ("x" * (MAX_LENGTH + 1), f"at most {MAX_LENGTH}"),
     ("-" * (MAX_DEPTH + 5) + "x", f"nested more than {MAX_DEPTH} levels"),
     ("(" * 300 + "x" + ")" * 300, "syntax error"),
-    ("+".join(["x"] * 150) + "*" + "*".join(["y"] * 150), f"more than {MAX_NODES} parts"),
+    ("+".join(["x"] * (MAX_NODES // 2 + 1)), f"more than {MAX_NODES} parts"),
     ("-" * 990 + "x", "nested"),
     ("   a.b", "(at column 4)"),
     # columns count characters, not the UTF-8 bytes ast counts
@@ -205,3 +205,62 @@ def _parse_and_build(text: str) -> None:
         return
     out.backward()
     assert isinstance(out.data, float)
+
+
+FLAT = [  # long to read, but not nested: chains of one precedence, as the user writes them
+    " + ".join(f"x{k}" for k in range(1, 501)),
+    " - ".join(f"x{k}" for k in range(1, 301)) + " + y",
+    "*".join(["x"] * 400) + "/y",
+    " + ".join(f"tanh(x{k})*2" for k in range(1, 150)),
+]
+
+
+@pytest.mark.parametrize("text", FLAT)
+def test_a_long_flat_chain_is_not_refused_as_nested(text: str) -> None:
+    expression = parse(text)
+    out, inputs = expression.build(dict.fromkeys(expression.names, 0.5))
+    out.backward()
+    assert math.isfinite(out.data) and all(math.isfinite(v.grad) for v in inputs.values())
+
+
+NESTED = [  # what the user nests: each level counts, chains inside them or not
+    "tanh(-" * (MAX_DEPTH // 2 + 1) + "x" + ")" * (MAX_DEPTH // 2 + 1),
+    "**".join(["x"] * (MAX_DEPTH + 2)),  # right to left: x ** (x ** (...))
+    "-" * (MAX_DEPTH + 1) + "x",
+    "+".join(["x"] * 50) + "+" + "x**-" * (MAX_DEPTH // 2 + 1) + "x",  # x ** -(x ** ...)
+]
+
+
+@pytest.mark.parametrize("text", NESTED)
+def test_nesting_the_user_writes_is_still_bounded(text: str) -> None:
+    with pytest.raises(ExpressionError, match=f"nested more than {MAX_DEPTH} levels deep"):
+        parse(text)
+
+
+def test_a_500_term_sum_has_pytorchs_gradients_from_the_command_line() -> None:
+    torch = pytest.importorskip("torch")
+    import json
+    import subprocess
+    import sys
+
+    names = [f"x{k}" for k in range(1, 501)]
+    values = [0.5 + k / 7 for k in range(500)]
+    text = "+".join(f"{n}*{n}" if k % 2 else n for k, n in enumerate(names))
+    given = [f"{n}={v!r}" for n, v in zip(names, values)]
+    result = subprocess.run(
+        [sys.executable, "-m", "topograd", "grad", text, *given, "--json"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    report = json.loads(result.stdout)
+    xs = torch.tensor(values, dtype=torch.float64, requires_grad=True)
+    total = sum((xs[k] * xs[k] if k % 2 else xs[k]) for k in range(500))
+    total.backward()
+    assert report["grads"] == dict(zip(names, xs.grad.tolist()))
+    assert abs(report["value"] - total.item()) <= 1e-12 * abs(total.item())
+
+
+def test_a_product_of_negated_factors_is_one_chain() -> None:
+    """x * -x * -x groups as (x * -x) * -x: each sign nests once, the chain does not."""
+    parse("*-".join(["x"] * (MAX_DEPTH + 50)))

@@ -17,6 +17,7 @@ SOURCE = Path(__file__).resolve().parent.parent / "src" / "topograd"
 ALLOWED: dict[str, set[str]] = {
     "disk": set(),
     "autograd": set(),
+    "distributed": {"autograd"},
     "ops": {"autograd"},
     "scalar": {"autograd", "ops"},
     "tensors": {"autograd", "ops"},

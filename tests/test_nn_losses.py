@@ -340,7 +340,8 @@ REFUSALS: list[tuple[Any, type[Exception], str]] = [
     (
         lambda: F.binary_cross_entropy(tg.zeros(3), tg.zeros(4)),
         ValueError,
-        r"Using a target size \(\(4,\)\) that is different to the input size \(\(3,\)\)",
+        r"Using a target size \(topograd.Size\(\[4\]\)\) that is different to the input size "
+        r"\(topograd.Size\(\[3\]\)\)",  # (PyTorch's words, torch.Size([4]) under its name)
     ),
     (
         lambda: F.binary_cross_entropy(tg.Tensor([1.5]), tg.zeros(1)),
@@ -365,7 +366,8 @@ REFUSALS: list[tuple[Any, type[Exception], str]] = [
     (
         lambda: F.binary_cross_entropy_with_logits(tg.zeros(3), tg.zeros(4)),
         ValueError,
-        r"Target size \(\(4,\)\) must be the same as input size \(\(3,\)\)",
+        r"Target size \(topograd.Size\(\[4\]\)\) must be the same as input size "
+        r"\(topograd.Size\(\[3\]\)\)",
     ),
     (
         lambda: F.binary_cross_entropy_with_logits(

@@ -18,7 +18,7 @@ from importlib import resources
 import pytest
 
 import topograd as tg
-from topograd.expr import parse
+from topograd.expr import MAX_LENGTH, parse
 from topograd.playground import server as server_module
 from topograd.playground.api import graph_request
 from topograd.playground.server import make_server
@@ -144,7 +144,7 @@ def test_the_page_has_no_inline_script_and_no_eval() -> None:
         assert forbidden not in app, forbidden
 
 
-LONG = "x+" * 600 + "x"
+LONG = "x+" * (MAX_LENGTH // 2) + "x"
 HOSTILE = [
     # (method, path, body, extra headers, expected status, words in the error)
     ("POST", "/api/graph", b"{not json", {}, 400, "not JSON"),
@@ -178,7 +178,7 @@ HOSTILE = [
     ("POST", "/api/graph", b'{"expr": "__import__(\'os\')"}', {}, 422, "unknown function"),
     ("POST", "/api/graph", b'{"expr": "x.__class__"}', {}, 422, "attributes"),
     ("POST", "/api/graph", b'{"expr": "(lambda: 1)()"}', {}, 422, "built-in functions"),
-    ("POST", "/api/graph", json.dumps({"expr": LONG}).encode(), {}, 422, "at most 1000"),
+    ("POST", "/api/graph", json.dumps({"expr": LONG}).encode(), {}, 422, f"at most {MAX_LENGTH}"),
     ("POST", "/api/graph", json.dumps({"expr": "x" * 70_000}).encode(), {}, 413, "64 kB"),
     ("POST", "/api/graph", b"", {"Content-Length": "999999999"}, 413, "64 kB"),
     ("POST", "/api/graph", b"{}", {"Content-Length": "ten"}, 400, "Content-Length"),

@@ -582,3 +582,15 @@ def test_a_linear_layer_gives_its_own_dtype_to_an_array_input(bias: bool) -> Non
     assert out.dtype == np.float32
     expected = np.arange(6).reshape(2, 3).astype(np.float32) @ layer.weight.data.T
     np.testing.assert_allclose(out.data - (layer.bias.data if bias else 0), expected, rtol=1e-6)
+
+
+@pytest.mark.parametrize("dtype", ["int64", "int8", "uint8", "bool", "float32"])
+def test_clone_copies_every_dtype_as_pytorchs(dtype: str) -> None:
+    ours, theirs = (
+        tg.zeros(3, dtype=getattr(tg, dtype)),
+        torch.zeros(3, dtype=getattr(torch, dtype)),
+    )
+    copy, pytorchs = ours.clone(), theirs.clone()
+    copy[0], pytorchs[0] = 1, 1
+    assert copy.tolist() == pytorchs.tolist() and ours.tolist() == theirs.tolist()
+    assert str(copy.dtype).split(".")[-1] == str(pytorchs.dtype).split(".")[-1]

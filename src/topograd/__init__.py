@@ -14,6 +14,7 @@ Tensor is first asked for (``tg.Tensor``, ``tg.zeros``, ...).
 from __future__ import annotations
 
 import importlib
+from math import e, inf, nan, pi  # PyTorch's constants: tg.pi, tg.inf
 from typing import TYPE_CHECKING, Any
 
 from . import autograd, nn, ops, optim, utils
@@ -54,6 +55,7 @@ if TYPE_CHECKING:
 # NumPy when one is first asked for: ``import topograd`` and the scalar engine load no NumPy.
 _TENSORS = (
     "Generator",
+    "Size",
     "Tensor",
     "allclose",
     "arange",
@@ -115,10 +117,15 @@ _TENSORS = (
     "set_printoptions",
     "set_rng_state",
     "softmax",
+    "sparse",
+    "sparse_coo_tensor",
+    "sparse_csr_tensor",
     "stack",
     "tensor",
     "tensordot",
     "uint8",
+    "view_as_complex",
+    "view_as_real",
     "zeros",
     "zeros_like",
 )
@@ -130,6 +137,7 @@ _DTYPE_ALIASES = ("bool", "double", "float", "half", "int", "long", "short")
 # the checks and drawings, which a model does not need to run.
 _ON_FIRST_USE = {
     "func": "topograd.func",  # the transforms: a subpackage
+    "distributed": "topograd.distributed",  # refused, but for is_available()
     "compile": "topograd.compiler",
     "GuardError": "topograd.compiler",
     "TraceError": "topograd.compiler",
@@ -167,18 +175,22 @@ __all__ = [
     "detect_anomaly",
     "dot",
     "draw",
+    "e",
     "enable_grad",
     "func",
     "grad",
     "gradcheck",
     "grade",
+    "inf",
     "inference_mode",
     "is_grad_enabled",
     "load",
+    "nan",
     "nn",
     "no_grad",
     "ops",
     "optim",
+    "pi",
     "save",
     "set_grad_enabled",
     "sum",
@@ -221,10 +233,10 @@ def __getattr__(name: str) -> Any:
 
         return NAMES[name]
     if name not in _ON_FIRST_USE:
-        from .tensors.dtypes import MISSING
+        from .tensors.dtypes import ABSENT
 
-        if name in MISSING:
-            raise AttributeError(f"topograd has no {name}: {MISSING[name]}")
+        if name in ABSENT:  # (a name a program may hold; its use is refused)
+            return ABSENT[name]
         if name in AS_FUNCTIONS:  # PyTorch's functions of Tensors: tg.tril, tg.matmul
             from .tensors.functions import MethodAsFunction
 

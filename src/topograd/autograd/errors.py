@@ -29,3 +29,9 @@ class NotImplementedValueError(NotImplementedError, ValueError):
     """A dtype an op has no kernel for: PyTorch's NotImplementedError ("not implemented for
     'Bool'"), a RuntimeError too (as NotImplementedError is), and the ValueError topograd
     raised before."""
+
+
+class FeatureError(NotImplementedError, AttributeError):
+    """A feature of PyTorch's that topograd does not have (sparse Tensors, complex numbers,
+    distributed training), refused naming it: a NotImplementedError, and an AttributeError too,
+    so that ``hasattr`` says False where a program asks before it uses."""

@@ -12,6 +12,7 @@ from ..compiler import compile  # noqa: A004 - tg.compile
 from ..expr import Expression, functions, operator_list, parse
 from ..func.forward import tangents
 from ..scalar.value import Value
+from ..verify.domain import relative_difference, undefined
 from ..verify.numeric import central_difference
 from ..viz.draw import to_dot, to_svg
 from ..viz.graph import NodeInfo, describe, ids, json_number, walk
@@ -77,6 +78,10 @@ def run(args: argparse.Namespace) -> int:
             "value": json_number(out.data),
             "grads": {n: json_number(v.grad) for n, v in inputs.items()},
             "central_differences": {n: json_number(c) for n, c in checks.items()},
+            "relative_differences": {
+                n: json_number(relative_difference(v.grad, checks[n])) for n, v in inputs.items()
+            },
+            "undefined": undefined(out),
         }
         if args.trace:
             report["trace"] = trace(out).to_json()
@@ -95,10 +100,13 @@ def run(args: argparse.Namespace) -> int:
     print(f"{expression.text}  at  {', '.join(f'{n} = {v.data:g}' for n, v in inputs.items())}")
     print(f"value  {out.data!r}\n")
     width = max([len(n) for n in inputs] + [4])
-    print(f"{'d/d' + ' ' * (width - 3)}  {'backprop':>24}  {'central difference':>24}  |diff|")
+    print(f"{'d/d' + ' ' * (width - 3)}  {'backprop':>24}  {'central difference':>24}  rel. diff")
     for name, v in inputs.items():
-        gap = abs(v.grad - checks[name])
+        gap = relative_difference(v.grad, checks[name])
         print(f"{name:<{width}}  {v.grad!r:>24}  {checks[name]!r:>24}  {gap:.1e}")
+    print(RELATIVE)
+    if undefined(out):
+        print(f"note: {undefined(out)}")
     if args.trace:
         print("\nBackward pass, step by step:\n")
         print(trace(out).table())
@@ -119,6 +127,9 @@ def run(args: argparse.Namespace) -> int:
     for path, _, what in drawings.values():
         print(f"{what}: {path}")
     return 0
+
+
+RELATIVE = "(rel. diff: |backprop - central| / max(1, |backprop|, |central|))"
 
 
 def _drawings(args: argparse.Namespace) -> dict[str, tuple[str, Callable[[Value], str], str]]:

@@ -30,9 +30,9 @@ from ..ops.arithmetic import neg
 from ..scalar.value import Value
 from .source import Source
 
-MAX_LENGTH = 1000  # characters
-MAX_NODES = 400  # numbers, names and operations in the tree
-MAX_DEPTH = 200  # nesting of operations (a sum of n terms nests n deep)
+MAX_LENGTH = 4000  # characters: a chain of + has at most 2000 terms, which ast.parse takes
+MAX_NODES = 2000  # numbers, names and operations in the tree
+MAX_DEPTH = 200  # nesting as the user writes it: calls, brackets, powers, signs (not a + b + c)
 
 # Python's own spelling of the operators the registry's ops may have as their symbol.
 _PYTHON_OPERATORS: dict[str, type[ast.operator]] = {
@@ -215,9 +215,9 @@ def parse(text: str) -> Expression:
     except SyntaxError as error:  # its line counts from 1, its offset characters from 1
         where = source.where(error.lineno or 1, error.offset - 1) if error.offset else ""
         raise ExpressionError(f"syntax error: {error.msg}{where}") from None
-    except (RecursionError, MemoryError):
+    except (RecursionError, MemoryError):  # Python's own parser recursed too deep
         raise ExpressionError(
-            f"the expression is nested too deeply; at most {MAX_DEPTH} levels"
+            f"the expression is nested too deeply for Python's parser; at most {MAX_DEPTH} levels"
         ) from None
     try:
         names = _checked_names(tree, source)
@@ -240,8 +240,24 @@ def _checked_names(tree: ast.expr, source: Source) -> tuple[str, ...]:
         if depth > MAX_DEPTH:
             raise _RefusalError(node, f"the expression is nested more than {MAX_DEPTH} levels deep")
         for child in _check(node, names, source):
-            todo.append((child, depth + 1))
+            todo.append((child, depth if _continues(node, child) else depth + 1))
     return tuple(names)
+
+
+# Operators of one precedence that group to the left: a - b + c is one chain, not nested.
+_CHAINS: tuple[tuple[type[ast.operator], ...], ...] = (
+    (ast.Add, ast.Sub),
+    (ast.Mult, ast.Div, ast.MatMult),
+)
+
+
+def _continues(node: ast.AST, child: ast.AST) -> bool:
+    """Whether ``child`` is the left operand of ``node`` in one chain of operators of the same
+    precedence: ``x1 + x2 + ... + x500`` is a long line to its user, not 499 levels deep,
+    though ast nests it so."""
+    if not (isinstance(node, ast.BinOp) and isinstance(child, ast.BinOp) and child is node.left):
+        return False
+    return any(type(node.op) in chain and type(child.op) in chain for chain in _CHAINS)
 
 
 def _check(node: ast.AST, names: dict[str, None], source: Source) -> list[ast.AST]:

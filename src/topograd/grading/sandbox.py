@@ -117,7 +117,7 @@ def located(submission: Submission, sandboxed: bool) -> dict[str, str]:
 def command(submission: Submission, sandboxed: bool) -> list[str]:
     """The child's command line: the interpreter on the standard library alone, in bwrap."""
     if not sandboxed:
-        return [python(), "-I", "-S", "-c", START.replace("/grader", str(INSIDE.parent))]
+        return [python(), "-I", "-S", "-c", START.replace("/grader", str(inside_copy().parent))]
     shown = submission.file if submission.file is not None else submission.path
     assert shown is not None
     target = located(submission, sandboxed=True)

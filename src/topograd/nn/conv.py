@@ -9,7 +9,7 @@ the registry (``ops/convolution.py``). The pool layers are in ``pooling.py``.
 >>> import topograd as tg
 >>> conv, pool = tg.nn.Conv2d(1, 4, 3, padding=1, seed=0), tg.nn.MaxPool2d(2)
 >>> pool(conv(np.ones((2, 1, 8, 8), dtype=np.float32)).relu()).shape
-(2, 4, 4, 4)
+topograd.Size([2, 4, 4, 4])
 """
 
 from __future__ import annotations

@@ -7,7 +7,7 @@ stays as it is in training).
 >>> _ = tg.manual_seed(0)
 >>> table = Embedding(10, 3, padding_idx=0)
 >>> table(tg.tensor([[0, 2], [2, 5]], dtype=tg.int64)).shape, table.weight.data[0].tolist()
-((2, 2, 3), [0.0, 0.0, 0.0])
+(topograd.Size([2, 2, 3]), [0.0, 0.0, 0.0])
 """
 
 from __future__ import annotations

@@ -23,7 +23,7 @@ def one_hot(tensor: Tensor, num_classes: int = -1) -> Tensor:
 
     >>> import topograd as tg
     >>> one_hot(tg.tensor([[1], [0]])).shape, one_hot(tg.tensor([1])).dtype
-    ((2, 1, 2), topograd.int64)
+    (topograd.Size([2, 1, 2]), topograd.int64)
     """
     if not isinstance(tensor, Tensor) or tensor.array.dtype != np.int64:
         raise RuntimeError("one_hot is only applicable to index tensor of type LongTensor.")

@@ -6,7 +6,7 @@ PyTorch checks it), ``ReLU``, ``Tanh``, ``Flatten``, ``Identity``; ``Sequential`
 >>> import topograd as tg
 >>> model = tg.nn.Sequential(tg.nn.Linear(4, 8, seed=0), tg.nn.ReLU(), tg.nn.Linear(8, 3, seed=1))
 >>> model(np.ones((2, 4), dtype=np.float32)).shape, [name for name, _ in model.named_parameters()]
-((2, 3), ['0.weight', '0.bias', '2.weight', '2.bias'])
+(topograd.Size([2, 3]), ['0.weight', '0.bias', '2.weight', '2.bias'])
 """
 
 from __future__ import annotations
@@ -39,7 +39,7 @@ def linear(input: Operand, weight: Tensor, bias: Tensor | None = None) -> Tensor
 
     >>> import topograd as tg
     >>> linear(tg.ones(2, 3), tg.ones(4, 3)).shape
-    (2, 4)
+    topograd.Size([2, 4])
     """
     x = as_input(input, weight)
     if x.ndim == 0:
@@ -115,7 +115,7 @@ class LazyLinear(Linear):
     >>> import topograd as tg
     >>> layer = LazyLinear(2)
     >>> layer.weight.shape, layer(tg.ones(4, 3)).shape, layer.weight.shape, type(layer).__name__
-    ((0,), (4, 2), (2, 3), 'Linear')
+    (topograd.Size([0]), topograd.Size([4, 2]), topograd.Size([2, 3]), 'Linear')
     """
 
     def __init__(
@@ -197,7 +197,7 @@ class Flatten(Module):
 
     >>> import topograd as tg
     >>> Flatten()(tg.zeros(2, 3, 4)).shape, Flatten(0, 1)(tg.zeros(2, 3, 4)).shape
-    ((2, 12), (6, 4))
+    (topograd.Size([2, 12]), topograd.Size([6, 4]))
     """
 
     def __init__(self, start_dim: int = 1, end_dim: int = -1) -> None:

@@ -30,6 +30,7 @@ from ..autograd.kinds import kind_of
 from ..autograd.versions import wrote
 from . import state as saved
 from . import state_checks as checks
+from .placement import Placement
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -48,7 +49,7 @@ def is_parameter(x: object) -> bool:
     return bool(getattr(x, "requires_grad", True) or getattr(x, "is_parameter", False))
 
 
-class Module:
+class Module(Placement):
     """Something with parameters: ``parameters()``, ``zero_grad()``, ``train()``/``eval()``,
     and its state. A subclass computes in ``forward`` (PyTorch's way) or in ``__call__``."""
 
@@ -212,7 +213,7 @@ class Module:
 
         >>> import topograd as tg
         >>> state = tg.nn.Linear(2, 1).state_dict()
-        >>> [(k, v.shape, v.dtype, v.requires_grad) for k, v in state.items()]
+        >>> [(k, tuple(v.shape), v.dtype, v.requires_grad) for k, v in state.items()]
         [('weight', (1, 2), topograd.float32, False), ('bias', (1,), topograd.float32, False)]
         """
         state = checks.state_of(dict(_walk(self, STATE, named=True)), keep_vars)

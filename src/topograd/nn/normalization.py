@@ -83,7 +83,9 @@ def _channel_axes(x: Tensor) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """The axes batch norm averages over (all but the channels, axis 1) and the shape that
     puts a per-channel vector along axis 1."""
     if x.ndim < 2:
-        raise ValueError(f"batch_norm expects an input with a batch and channels, got {x.shape}")
+        raise ValueError(
+            f"batch_norm expects an input with a batch and channels, got {tuple(x.shape)}"
+        )
     axes = (0, *range(2, x.ndim))
     return axes, (1, x.shape[1], *(1,) * (x.ndim - 2))
 

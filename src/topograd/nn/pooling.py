@@ -5,7 +5,7 @@ attributes of PyTorch's names and calling its function of ``conv.py`` with them,
 >>> import topograd as tg
 >>> pool = MaxPool2d(2).eval()
 >>> pool(tg.zeros(1, 1, 4, 4)).shape, AvgPool2d(2, stride=1)(tg.zeros(1, 1, 4, 4)).shape
-((1, 1, 2, 2), (1, 1, 3, 3))
+(topograd.Size([1, 1, 2, 2]), topograd.Size([1, 1, 3, 3]))
 """
 
 from __future__ import annotations

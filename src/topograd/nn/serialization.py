@@ -18,7 +18,7 @@ naming the file and the cause.
 >>> import topograd as tg
 >>> path = pathlib.Path(tempfile.mkdtemp()) / "m.safetensors"
 >>> save(tg.nn.Linear(2, 1).state_dict(), path)
->>> sorted((k, v.shape, v.dtype) for k, v in load(path).items())
+>>> sorted((k, tuple(v.shape), v.dtype) for k, v in load(path).items())
 [('bias', (1,), topograd.float32), ('weight', (1, 2), topograd.float32)]
 """
 

@@ -162,11 +162,11 @@ def checked(name: str, value: object, current: Any) -> Any:
         value = from_json(name, value, current.dtype)
     elif not isinstance(value, (str, np.ndarray)):
         value = as_array(value)
-    wanted = f"the value of {name} must be an array of shape {current.shape}"
+    wanted = f"the value of {name} must be an array of shape {tuple(current.shape)}"
     if not isinstance(value, np.ndarray):
         raise ValueError(wanted)
     if value.shape != current.shape:
-        raise ValueError(f"size mismatch for {name}: {wanted}, got shape {value.shape}")
+        raise ValueError(f"size mismatch for {name}: {wanted}, got shape {tuple(value.shape)}")
     if value.dtype.kind not in "fiu" and not (value.dtype.kind == current.dtype.kind == "b"):
         raise ValueError(f"the value of {name} holds {value.dtype}, not real numbers")
     return cast(name, value, current.dtype)

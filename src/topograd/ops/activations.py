@@ -68,7 +68,8 @@ def relu_selection(grad: Any, out: Any) -> Any:
     saves=(1,),
     domain=(ANY, ANY),
     special=[((INF, 0.0), 0.0, (0.0, 0.0)), ((NAN, -1.0), 0.0, (0.0, 0.0))],
-    integers="floats",
+    integers="keep",
+    bools=False,
 )
 def relu_backward(grad: Any, g: Any, out: Any, result: Any) -> tuple[Any, Any]:
     """itself for g (a selection), and zeros for out, as PyTorch's threshold_backward"""
@@ -103,6 +104,7 @@ def leaky_relu(grad: Any, x: Any, out: Any) -> tuple[Any]:
     saves=(1,),
     domain=(ANY, ANY),
     special=[((INF, 0.0), INF * floats.LEAKY_SLOPE, (0.01, 0.0)), ((2.0, NAN), 0.02, (0.01, 0.0))],
+    integers="float pair",
 )
 def leaky_relu_backward(grad: Any, g: Any, x: Any, out: Any) -> tuple[Any, Any]:
     """itself for g (a selection between g and 0.01 g), and zeros for x, as PyTorch's: so
@@ -137,7 +139,7 @@ def sigmoid(grad: Any, x: Any, out: Any) -> tuple[Any]:
     torch="torch.ops.aten.sigmoid_backward",
     saves=(0, 1),
     domain=(ANY, (0.01, 0.99)),
-    integers="floats",
+    integers="float pair",
 )
 def sigmoid_backward(grad: Any, g: Any, s: Any, out: Any) -> tuple[Any, Any]:
     """σ (1 - σ) for g, and g (1 - 2σ) for σ (PyTorch's formulas)"""
@@ -202,7 +204,7 @@ def gelu(grad: Any, x: Any, out: Any) -> tuple[Any]:
     torch="torch.ops.aten.gelu_backward",
     saves=(0, 1),
     domain=(ANY, ANY),
-    integers="floats",
+    integers="float pair",
 )
 def gelu_backward(grad: Any, g: Any, x: Any, out: Any) -> tuple[Any, Any]:
     """Φ(x) + x φ(x) for g, and g (2 - x²) φ(x) for x, as PyTorch's gelu_double_backward"""
@@ -235,7 +237,7 @@ def gelu_tanh(grad: Any, x: Any, out: Any) -> tuple[Any]:
     torch="torch.ops.aten.gelu_backward",  # with approximate="tanh"
     saves=(0, 1),
     domain=(ANY, ANY),
-    integers="floats",
+    integers="float pair",
 )
 def gelu_tanh_backward(grad: Any, g: Any, x: Any, out: Any) -> tuple[Any, Any]:
     """gelu_tanh'(x) for g; for x, g times the derivative of f g h (f = x/2, g = 1 - t², h the
@@ -312,7 +314,7 @@ def elu(grad: Any, x: Any, out: Any, *, alpha: float = 1.0) -> tuple[Any]:
     domain=(ANY, ANY),
     cases=(Case(((2, 3), (2, 3)), {"alpha": 1.0}), Case(((5,), (5,)), {"alpha": 0.5})),
     batches=True,
-    integers="floats",
+    integers="float pair",
 )
 def elu_backward(grad: Any, g: Any, x: Any, out: Any, *, alpha: float = 1.0) -> tuple[Any, Any]:
     """itself for g; for x, itself fed grad · g and multiplied by 1 where x < 0 and 0 elsewhere

@@ -198,7 +198,8 @@ def _weight_grad(rows: Any, x: Any, weight: Any, window: dict[str, Any]) -> Any:
     domain=(ANY,),
     cases=_MAX_POOLS,
     batches=True,
-    integers="floats",
+    integers="keep",
+    bools=False,
 )
 def max_pool2d(
     grad: Any,

@@ -76,8 +76,15 @@ def power(grad: Any, x: Any, y: Any, out: Any) -> tuple[Any, Any]:
     if is_number(x) and x != 0.0:  # 2.0 ** y: pow_backward_exponent with a number base
         dy = grad * (out * log(x))
     else:
-        dy = grad * where((data(x) == 0.0) & (data(y) >= 0.0), 0.0, out * log(x))
+        dy = grad * where((data(x) == 0.0) & (data(y) >= 0.0), 0.0, out * log(_floats(x, out)))
     return dx, dy
+
+
+def _floats(x: Any, out: Any) -> Any:
+    """An integer base (which wants no gradient) in the output's float dtype, for its log: NumPy
+    would take the log of uint8 in float16, of int16 in float32."""
+    kind = getattr(data(x), "dtype", None)  # (None: a number, a Value's float)
+    return x if kind is None or kind.kind == "f" else data(x).astype(data(out).dtype)
 
 
 @register(

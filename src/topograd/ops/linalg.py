@@ -157,6 +157,7 @@ def _swap(a: Any) -> Any:
         Difference((), "", 0.0, -0.0, SUM_OF_ZEROS, anywhere=True, kernel=True),
     ],
     integers="same",
+    bools=False,
 )
 def matmul(grad: Any, x: Any, y: Any, out: Any, *, needs: tuple[bool, ...]) -> tuple[Any, Any]:
     """grad @ yᵀ and xᵀ @ grad; a 1-D operand is a row (left) or a column (right), as np.matmul"""
@@ -188,6 +189,7 @@ def matmul(grad: Any, x: Any, y: Any, out: Any, *, needs: tuple[bool, ...]) -> t
     cases=(Case(((5, 3), (4, 3), (4,))), Case(((3,), (4, 3), (4,)))),
     differs=[Difference((), "", NAN, INF, SUM_OVERFLOW, anywhere=True, any_kind=True, kernel=True)],
     integers="same",
+    bools=False,
 )
 def linear(
     grad: Any, x: Any, w: Any, b: Any, out: Any, *, needs: tuple[bool, ...]

@@ -88,9 +88,10 @@ def round_even(grad: Any, x: Any, out: Any) -> tuple[Any]:
         Case(((2, 3),), {"low": -0.5, "high": 0.5}),
         Case(((4,),), {"low": 0.0, "high": None}),
         Case(((4,),), {"low": None, "high": -1.0}),
+        Case(((3,),), {"low": -1, "high": 2}),  # Python ints: integers stay integers
     ),
     batches=True,
-    integers="keep",
+    integers="limits",
     bools=False,
 )
 def clamp(grad: Any, x: Any, out: Any, *, low: Any = None, high: Any = None) -> tuple[Any]:
@@ -198,7 +199,8 @@ def _between_tangent(tx: Any, tl: Any, th: Any, x: Any, low: Any, high: Any) -> 
 
 @register(
     "astype",
-    "x in another float precision (float16, float32, float64): rounded to it",
+    "x in another float precision (float16, float32, float64): rounded to it (integers and "
+    "booleans cast, wanting no gradient)",
     array="astype",
     torch="torch.Tensor.to",
     saves=(0,),
@@ -208,7 +210,7 @@ def _between_tangent(tx: Any, tl: Any, th: Any, x: Any, low: Any, high: Any) -> 
     # differences cannot check a rule through it, nor a hessian in float64's tolerance)
     cases=(Case(((2, 3),), {"dtype": "float64"}),),
     batches=True,
-    integers="floats",
+    integers="keep",
 )
 def astype(grad: Any, x: Any, out: Any, *, dtype: Any) -> tuple[Any]:
     """1: the gradient itself, in the input's precision (PyTorch's grad.to(x.dtype))"""

@@ -17,6 +17,7 @@ from typing import Any
 
 from ..expr import ExpressionError, functions, operators, parse
 from ..scalar.value import Value
+from ..verify.domain import relative_difference, undefined
 from ..verify.numeric import central_difference
 from ..viz.draw import to_svg
 from ..viz.graph import ids, json_number, walk
@@ -112,8 +113,7 @@ def _graph(text: str, given: dict[str, float], steps_for: str | None = None) -> 
         "names": list(expression.names),
         "values": values,
         "value": json_number(out.data),
-        "grads": {name: json_number(v.grad) for name, v in inputs.items()},
-        "checks": {name: json_number(central_difference(out, v)) for name, v in inputs.items()},
+        **checked({name: v.grad for name, v in inputs.items()}, out, inputs),
         **steps.to_json(),
         "svg": to_svg(out),
         **({"step_errors": _step_errors(out, inputs[steps_for])} if steps_for else {}),
@@ -141,10 +141,22 @@ def value_reply(out: Value) -> dict[str, Any]:
         "names": list(inputs),
         "values": {name: json_number(v.data) for name, v in inputs.items()},
         "value": json_number(out.data),
-        "grads": {name: json_number(traced[named[v]]) for name, v in inputs.items()},
-        "checks": {name: json_number(central_difference(out, v)) for name, v in inputs.items()},
+        **checked({name: traced[named[v]] for name, v in inputs.items()}, out, inputs),
         **steps.to_json(),
         "svg": to_svg(out),
+    }
+
+
+def checked(grads: dict[str, float], out: Value, inputs: dict[str, Value]) -> dict[str, Any]:
+    """Each input's gradient, its central difference, how far apart they are (relatively
+    where they are large: |a - b| / max(1, |a|, |b|)), and what makes the output nan, if
+    something does ("" if not)."""
+    checks = {name: central_difference(out, v) for name, v in inputs.items()}
+    return {
+        "grads": {name: json_number(g) for name, g in grads.items()},
+        "checks": {name: json_number(c) for name, c in checks.items()},
+        "differences": {n: json_number(relative_difference(grads[n], checks[n])) for n in grads},
+        "undefined": undefined(out),
     }
 
 

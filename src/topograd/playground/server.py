@@ -2,25 +2,29 @@
 
 It serves eleven packaged files and two API routes, refuses a Host that is not its own (DNS
 rebinding), a POST from another origin or of anything but JSON, and answers every bad request
-(a garbled request line, a 70 kB URL, too many headers, an unknown method, a duplicated Host or
-Content-Length) with a JSON error and the same security headers as every page. A request must
-arrive whole within a deadline, however slowly its bytes trickle in.
+(a garbled or blank request line, a 70 kB URL, too many headers, a header line that is not
+NAME: value, an unknown method, a duplicated Host or Content-Length, a Content-Length that is not
+ASCII digits) with a JSON error and the same security headers as every page. A request must
+arrive whole within a deadline, however slowly its bytes trickle in, and at most LIMIT
+connections are served at once (connections.py): slow clients cannot crowd out quick ones.
 """
 
 from __future__ import annotations
 
 import contextlib
 import json
-import socket
+import re
 import sys
 import threading
 import webbrowser
+from email.message import Message
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from importlib import resources
 from typing import Any
 
 from .api import MAX_BODY, functions_reply, graph_request
+from .connections import LIMIT, Connections
 
 STATIC = {  # path -> (packaged file, content type); nothing else is served
     "/": ("index.html", "text/html; charset=utf-8"),
@@ -47,6 +51,34 @@ SECURITY_HEADERS = {
 
 
 DEADLINE = 10.0  # seconds a request may take to arrive, whole
+TOKEN = re.compile(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+")  # a header's name (RFC 9110)
+CONTROL = re.compile(r"[\x00-\x08\x0a-\x1f\x7f]")  # in a header's value: all but tab
+LENGTH = re.compile(r"[0-9]{1,18}")  # a Content-Length: ASCII digits only, no sign
+
+
+def body_length(header: str) -> int | None:
+    """The bytes a Content-Length announces, or None if it is not a number of bytes: ``²`` is
+    a digit to Python, but not to HTTP, and 5,000 digits are more than int() reads.
+
+    >>> body_length("42"), body_length("²"), body_length("-1"), body_length("9" * 5000)
+    (42, None, None, None)
+    """
+    header = header.strip(" \t")
+    return int(header) if LENGTH.fullmatch(header) else None
+
+
+def header_fault(headers: Message) -> str:
+    """What is wrong with the headers as HTTP writes them, or "" if nothing is."""
+    if headers.defects:  # a line without a colon, a colon without a name
+        return "a header line is not NAME: value"
+    for name, value in headers.items():
+        if not TOKEN.fullmatch(name):
+            return f"the header name {name[:40]!r} is not a token of HTTP"
+        if "\n" in value or "\r" in value:
+            return f"the header {name[:40]} is folded over several lines"
+        if CONTROL.search(value):
+            return f"the header {name[:40]} holds a control character"
+    return ""
 
 
 def _static(name: str) -> bytes:
@@ -83,30 +115,33 @@ class Handler(BaseHTTPRequestHandler):
         self._json(code, {"error": message or HTTPStatus(code).phrase})
 
     def handle_one_request(self) -> None:
-        """One request, the connection shut if it is not answered within the deadline (a
-        client trickling its bytes in, or one that waits idle on a kept-alive connection)."""
-        self.requests = getattr(self, "requests", 0) + 1
-        watchdog = threading.Timer(
-            self.server.deadline,  # type: ignore[attr-defined]
-            self._cut,
-            args=(self.requests,),
-        )
-        watchdog.daemon = True
-        watchdog.start()
-        try:
-            super().handle_one_request()
-        finally:
-            watchdog.cancel()
+        """One request; the server cuts the connection if the request has not arrived whole
+        within its deadline (a client trickling its bytes in, or one that waits idle on a
+        kept-alive connection)."""
+        self.server.connections.reading(self.connection)  # type: ignore[attr-defined]
+        super().handle_one_request()
 
-    def _cut(self, request: int) -> None:
-        if request != self.requests:  # fired late, as the next request began: not that one's
-            return
-        self.close_connection = True
-        with contextlib.suppress(OSError):  # already closed
-            self.connection.shutdown(socket.SHUT_RDWR)
+    def parse_request(self) -> bool:
+        """The standard library's parsing, and a JSON 400 for a blank request line (which it
+        would drop without a word)."""
+        if not self.raw_requestline.strip():  # type: ignore[attr-defined]
+            self.command, self.requestline = "", ""
+            self.request_version = self.default_request_version
+            self._refuse(400, "the request line is empty")
+            return False
+        return super().parse_request()
+
+    def _arrived(self) -> None:
+        """The request is here whole: it is answered, not cut for being slow."""
+        self.server.connections.busy(self.connection)  # type: ignore[attr-defined]
 
     def _headers_ok(self) -> bool:
-        """Its own Host, once; at most one Content-Length."""
+        """Every header a NAME: value line, on one line; its own Host, once; at most one
+        Content-Length."""
+        malformed = header_fault(self.headers)
+        if malformed:
+            self._refuse(400, malformed)
+            return False
         for name in ("Host", "Content-Length"):
             if len(self.headers.get_all(name, [])) > 1:
                 self._refuse(400, f"the {name} header is given twice")
@@ -129,6 +164,7 @@ class Handler(BaseHTTPRequestHandler):
         return False
 
     def do_GET(self) -> None:
+        self._arrived()
         if not self._headers_ok():
             return
         path = self.path.split("?", 1)[0]
@@ -157,6 +193,7 @@ class Handler(BaseHTTPRequestHandler):
             self._refuse(415, "send the body as application/json")
             return
         status, reply = self._read_body()
+        self._arrived()
         if status == 200:
             try:
                 status, reply = graph_request(reply["body"])
@@ -169,18 +206,19 @@ class Handler(BaseHTTPRequestHandler):
         if self.headers.get("Transfer-Encoding") or length is None:
             self.close_connection = True
             return 411, {"error": "send the body with a Content-Length"}
-        if not length.isdigit():
+        size = body_length(length)
+        if size is None:
             self.close_connection = True
-            return 400, {"error": "Content-Length must be a number of bytes"}
-        if int(length) > MAX_BODY:
+            return 400, {"error": "Content-Length must be a number of bytes (ASCII digits)"}
+        if size > MAX_BODY:
             self.close_connection = True  # the body is not read
             return 413, {"error": f"the body is over {MAX_BODY // 1024} kB"}
         try:
-            body = self.rfile.read(int(length))
+            body = self.rfile.read(size)
         except TimeoutError:
             self.close_connection = True
             return 408, {"error": "the body did not arrive in time"}
-        if len(body) < int(length):
+        if len(body) < size:
             self.close_connection = True
             return 400, {"error": "the body is shorter than its Content-Length"}
         return 200, {"body": body}
@@ -195,9 +233,28 @@ class Handler(BaseHTTPRequestHandler):
 
 
 class _Server(ThreadingHTTPServer):
+    """A thread per connection, at most ``connections.limit`` of them (see connections.py)."""
+
     daemon_threads = True
-    request_queue_size = 64  # a burst of connections waits in the queue, not for a SYN retry
-    deadline = DEADLINE
+    request_queue_size = 128  # a burst of connections waits in the queue, not for a SYN retry
+    connections: Connections  # set by make_server
+
+    def process_request(self, request: Any, client_address: Any) -> None:
+        if not self.connections.admit(request):
+            busy(request)
+            self.shutdown_request(request)
+            return
+        super().process_request(request, client_address)
+
+    def process_request_thread(self, request: Any, client_address: Any) -> None:
+        try:
+            super().process_request_thread(request, client_address)
+        finally:
+            self.connections.close(request)
+
+    def service_actions(self) -> None:
+        """Between two connections, and twice a second: cut the requests past their deadline."""
+        self.connections.reap()
 
     def handle_error(self, request: Any, client_address: Any) -> None:
         if isinstance(sys.exc_info()[1], ConnectionError):
@@ -205,11 +262,29 @@ class _Server(ThreadingHTTPServer):
         super().handle_error(request, client_address)
 
 
-def make_server(port: int = 0, deadline: float = DEADLINE) -> ThreadingHTTPServer:
+def busy(sock: Any) -> None:
+    """A 503 in JSON, from the accepting thread, to a connection with no place to be served."""
+    body = json.dumps({"error": "the server is busy answering others; try again"}).encode()
+    head = [
+        "HTTP/1.1 503 Service Unavailable",
+        "Content-Type: application/json",
+        f"Content-Length: {len(body)}",
+        "Connection: close",
+        *(f"{name}: {value}" for name, value in SECURITY_HEADERS.items()),
+    ]
+    sock.settimeout(1.0)  # a client that reads nothing cannot hold the accepting thread
+    with contextlib.suppress(OSError):
+        sock.sendall(("\r\n".join(head) + "\r\n\r\n").encode() + body)
+
+
+def make_server(
+    port: int = 0, deadline: float = DEADLINE, limit: int = LIMIT
+) -> ThreadingHTTPServer:
     """A server on 127.0.0.1 (``port`` 0: a free one), not yet serving; each request must
-    arrive whole within ``deadline`` seconds."""
+    arrive whole within ``deadline`` seconds, and at most ``limit`` connections are served at
+    once."""
     server = _Server(("127.0.0.1", port), Handler)
-    server.deadline = deadline
+    server.connections = Connections(limit, deadline)
     return server
 
 

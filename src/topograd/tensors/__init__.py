@@ -69,6 +69,8 @@ from .random import (
     seed,
     set_rng_state,
 )
+from .refusals import sparse, sparse_coo_tensor, sparse_csr_tensor, view_as_complex, view_as_real
+from .sizes import Size
 from .tensor import Tensor
 
 cat = concat = concatenate  # PyTorch's names
@@ -78,6 +80,7 @@ keep_freed_memory()  # glibc keeps a training step's memory for the next step (m
 
 __all__ = [
     "Generator",
+    "Size",
     "Tensor",
     "allclose",
     "arange",
@@ -139,10 +142,15 @@ __all__ = [
     "set_printoptions",
     "set_rng_state",
     "softmax",
+    "sparse",
+    "sparse_coo_tensor",
+    "sparse_csr_tensor",
     "stack",
     "tensor",
     "tensordot",
     "uint8",
+    "view_as_complex",
+    "view_as_real",
     "zeros",
     "zeros_like",
 ]

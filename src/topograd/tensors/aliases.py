@@ -6,7 +6,7 @@ between Tensors. Each is made of the registry's ops, so its gradient is theirs.
 >>> import topograd as tg
 >>> x = tg.tensor([[1.0, -2.0], [3.0, 0.25]], dtype=tg.float64, requires_grad=True)
 >>> x.masked_fill(x < 0, 0.0).pow(2).sum().item(), x.dim(), x.mT.shape
-(10.0625, 2, (2, 2))
+(10.0625, 2, topograd.Size([2, 2]))
 >>> [10, 20, 30][tg.tensor(2)], x.round(decimals=1).tolist(), x.nelement()
 (30, [[1.0, -2.0], [3.0, 0.2]], 4)
 """

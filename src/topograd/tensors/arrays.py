@@ -44,7 +44,8 @@ def as_array(data: Any, dtype: Any = None, infer: bool = False) -> Array:
     given = isinstance(data, (np.ndarray, np.generic))
     array = np.array(data)
     if array.dtype.kind not in "biuf":
-        raise TypeError(f"Tensor() takes real numbers, got an array of {array.dtype}")
+        why = ": topograd has no complex numbers" if array.dtype.kind == "c" else ""
+        raise TypeError(f"Tensor() takes real numbers, got an array of {array.dtype}{why}")
     if dtype is not None:
         with np.errstate(over="ignore", invalid="ignore"):
             return array.astype(dtypes.as_dtype(dtype).dtype, copy=False)

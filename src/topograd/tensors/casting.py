@@ -7,7 +7,11 @@ what the op does with integers and booleans, which its registry entry says (``Op
 - ``"same"``: the operands must share their dtype, integers allowed (matmul, linear);
 - ``"select"``: a condition first, as it is, then ``"keep"``'s operands (where);
 - ``"floats"``: its first operand a float (mean, softmax, gelu), PyTorch's refusal otherwise;
-  the others (class indices) as they are.
+  the others (class indices) as they are;
+- ``"float pair"``: its operands promoted together, which must give a float (the backward
+  kernels of the activations: ``gelu_backward(grad, x)``), PyTorch's refusal otherwise;
+- ``"limits"``: ``"keep"``, its operand promoted with the Python numbers of its parameters
+  ``low`` and ``high`` (clamp(Tensor, Scalar): ``x.clamp(0.5)`` of integers is float32).
 
 ``Op.bools`` says whether booleans are taken at all (not by neg, abs, relu, floor...).
 
@@ -44,14 +48,29 @@ SCALAR_TYPES = {
 }
 
 
-def kernel_arrays(op: Op, arrays: Sequence[Any]) -> list[Any]:
-    """The op's operands (arrays, and Python numbers) as arrays of the dtype it computes in."""
+# PyTorch's words where it refuses integers and booleans in its own message, not its kernel's
+REFUSALS = {
+    "mean": "mean(): could not infer output dtype. Input dtype must be either a floating point "
+    "or complex dtype. Got: {name}",
+    "std": "std and var only support floating point and complex dtypes",
+    "var": "std and var only support floating point and complex dtypes",
+    "neg": "Negation, the `-` operator, on a bool tensor is not supported. If you are trying to "
+    "invert a mask, use the `~` or `logical_not()` operator instead.",
+    "relu": "Boolean inputs not supported for relu",
+}
+
+
+def kernel_arrays(op: Op, arrays: Sequence[Any], params: Any = None) -> list[Any]:
+    """The op's operands (arrays, and Python numbers) as arrays of the dtype it computes in
+    (``params``: the op's parameters, which clamp's limits promote with)."""
     first = arrays[0]
     if type(first) is np.ndarray and first.dtype.kind == "f":  # the common case: all alike
         kind = first.dtype
         if all(type(a) is np.ndarray and a.dtype == kind for a in arrays[1:]):
             return list(arrays)
     found = [a for a in arrays if a is not None]
+    if op.integers == "limits" and params:
+        found += [params.get(k) for k in ("low", "high") if params.get(k) is not None]
     if op.name == "sub":
         _subtracted(found)
     if not found:
@@ -69,7 +88,19 @@ def kernel_arrays(op: Op, arrays: Sequence[Any]) -> list[Any]:
         target = _whole(op, target)
         if op.name == "pow" and type(arrays[1]) is int and arrays[1] < 0:  # before it wraps
             raise RuntimeValueError("Integers to negative integer powers are not allowed.")
+        if op.name == "pow" and target.category == dtypes.INTEGER:
+            return _integer_powers(_cast(arrays[0], target.dtype), _cast(arrays[1], target.dtype))
     return [_cast(a, target.dtype) for a in arrays]
+
+
+def _integer_powers(x: Any, y: Any) -> list[Any]:
+    """An integer base and exponent NumPy can raise as PyTorch does at a negative exponent,
+    where NumPy refuses: 1 ** -k = 1, (-1) ** -k = ±1 by k's parity, any other base 0."""
+    negative = y < 0
+    if not negative.any():
+        return [x, y]
+    base = np.where(negative & (x != 1) & (x != -1), np.zeros((), x.dtype), x)
+    return [base, np.where(negative, -y, y)]
 
 
 def _subtracted(operands: Sequence[Any]) -> None:
@@ -92,10 +123,13 @@ _KEEP = Op("keep", lambda *args: args, 0, "", "", integers="keep")  # how select
 
 def _whole(op: Op, target: dtypes.dtype) -> dtypes.dtype:
     """The dtype an op computes in for integer or boolean operands (``target``)."""
-    if op.integers == "floats" or (target is dtypes.boolean and not op.bools):
+    floats = op.integers in ("floats", "float pair")
+    if op.name in REFUSALS and (floats or target is dtypes.boolean):
+        raise RuntimeValueError(REFUSALS[op.name].format(name=SCALAR_TYPES[target.name]))
+    if floats or (target is dtypes.boolean and not op.bools):
         raise NotImplementedValueError(
             f"\"{op.name}\" not implemented for '{SCALAR_TYPES[target.name]}'"
-            + (" (it takes floats)" if op.integers == "floats" else "")
+            + (" (it takes floats)" if floats else "")
         )
     if op.integers == "promote":
         return dtypes.get_default_dtype()

@@ -7,7 +7,7 @@ says otherwise; ``device`` is the CPU; ``requires_grad`` makes a leaf that wants
 
 >>> import topograd as tg
 >>> tg.zeros(2, 3).shape, tg.ones((2,)).tolist(), tg.arange(0, 1, 0.25).tolist()
-((2, 3), [1.0, 1.0], [0.0, 0.25, 0.5, 0.75])
+(topograd.Size([2, 3]), [1.0, 1.0], [0.0, 0.25, 0.5, 0.75])
 >>> tg.tensor([1, 2]).dtype, tg.tensor([1.5]).dtype, tg.arange(3).dtype, tg.full((2,), True).dtype
 (topograd.int64, topograd.float32, topograd.int64, topograd.bool)
 """

@@ -10,7 +10,7 @@
 >>> tg.device("cuda")
 Traceback (most recent call last):
 ...
-ValueError: topograd runs on the CPU only, not on 'cuda': give 'cpu' or leave it out
+ValueError: topograd runs on the CPU only, not on 'cuda' (no CUDA): give 'cpu' or leave it out
 """
 
 from __future__ import annotations
@@ -18,11 +18,15 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from ..autograd.errors import FeatureError
+
 # PyTorch's device types (a device string starts with one): all but the CPU are refused
 DEVICE = re.compile(
     r"(cpu|cuda|ipu|xpu|mkldnn|opengl|opencl|ideep|hip|ve|fpga|maia|xla|lazy|vulkan|mps|meta"
     r"|hpu|mtia|privateuseone)(?::(0|[1-9][0-9]*))?"
 )
+
+_NAMED = {"cuda": " (no CUDA)", "mps": " (no MPS)"}
 
 
 def device_index(given: Any) -> int | None:
@@ -33,7 +37,8 @@ def device_index(given: Any) -> int | None:
         raise RuntimeError(f"Invalid device string: {str(given)!r} (topograd runs on the CPU)")
     if named[1] != "cpu":
         raise ValueError(
-            f"topograd runs on the CPU only, not on {str(given)!r}: give 'cpu' or leave it out"
+            f"topograd runs on the CPU only, not on {str(given)!r}{_NAMED.get(named[1], '')}: "
+            "give 'cpu' or leave it out"
         )
     return None if named[2] is None else int(named[2])
 
@@ -98,13 +103,17 @@ def is_device(x: Any) -> bool:
 
 
 class Accelerator:
-    """``tg.cuda`` and ``tg.backends.mps``: an accelerator this machine does not drive."""
+    """``tg.cuda`` and ``tg.backends.mps``: an accelerator topograd does not drive. It says it
+    is not there (``is_available()``, ``is_built()``, ``is_initialized()``: False, and
+    ``device_count()``: 0) and seeds nothing; anything else is refused, naming it."""
 
     def __init__(self, name: str) -> None:
         self.name = name
 
     def is_available(self) -> bool:
         return False
+
+    is_built = is_initialized = is_available
 
     def device_count(self) -> int:
         return 0
@@ -117,6 +126,24 @@ class Accelerator:
     def __repr__(self) -> str:
         return f"<topograd.{self.name}: not available, topograd runs on the CPU>"
 
+    def __getattr__(self, attribute: str) -> Any:
+        if attribute.startswith("__"):  # (Python's own probes: copy, inspect, pickle)
+            raise AttributeError(attribute)
+        kind = "CUDA" if self.name.endswith("cuda") else self.name.rsplit(".", 1)[-1].upper()
+        raise FeatureError(
+            f"tg.{self.name}.{attribute}: topograd has no {kind} (no GPU): it runs on the CPU only"
+        )
+
+
+class Cudnn:
+    """``tg.backends.cudnn``: not available; its switches (``deterministic``, ``benchmark``,
+    ``enabled``) may be set, as programs set them, and change nothing on the CPU."""
+
+    deterministic = benchmark = enabled = False
+
+    def is_available(self) -> bool:
+        return False
+
 
 cuda = Accelerator("cuda")
 
@@ -126,3 +153,4 @@ class Backends:
 
     mps = Accelerator("backends.mps")
     cuda = Accelerator("backends.cuda")
+    cudnn = Cudnn()

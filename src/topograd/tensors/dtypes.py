@@ -125,6 +125,34 @@ MISSING = {
     "uint32": "topograd's unsigned integers are uint8 only",
     "uint64": "topograd's unsigned integers are uint8 only",
 }
+
+
+class absent_dtype:  # noqa: N801 - beside PyTorch's torch.dtype
+    """A dtype of PyTorch's that topograd does not have (``tg.complex64``, ``tg.bfloat16``):
+    its name exists, so that a program may name it, and every use is refused, with why."""
+
+    __slots__ = ("name", "why")
+
+    def __init__(self, name: str, why: str) -> None:
+        self.name, self.why = name, why
+
+    @property
+    def is_complex(self) -> bool:
+        return self.name.startswith("c")
+
+    @property
+    def dtype(self) -> np.dtype[Any]:
+        """Refused (NumPy asks for it where it reads a dtype)."""
+        raise TypeError(self.refusal())
+
+    def refusal(self) -> str:
+        return f"topograd has no {self.name}: {self.why}"
+
+    def __repr__(self) -> str:
+        return f"topograd.{self.name}"
+
+
+ABSENT = {name: absent_dtype(name, why) for name, why in MISSING.items()}
 _BY_NUMPY: dict[np.dtype[Any], dtype] = {d.dtype: d for d in DTYPES}
 _PYTHON: dict[type, dtype] = {float: float64, int: int64, bool: boolean}
 
@@ -176,6 +204,8 @@ def as_dtype(given: Any) -> dtype:
         raise TypeError("a dtype is needed, not None")
     if isinstance(given, str) and given in MISSING:
         raise TypeError(f"topograd has no {given}: {MISSING[given]}")
+    if isinstance(given, absent_dtype):
+        raise TypeError(given.refusal())
     try:
         numpy = np.dtype(given)
     except TypeError:

@@ -24,7 +24,7 @@ def meshgrid(*tensors: Any, indexing: str | None = None) -> tuple[Tensor, ...]:
 
     >>> import topograd as tg
     >>> [g.shape for g in meshgrid(tg.zeros(3), tg.zeros(2), indexing="xy")]
-    [(2, 3), (2, 3)]
+    [topograd.Size([2, 3]), topograd.Size([2, 3])]
     """
     given = (
         tuple(tensors[0]) if len(tensors) == 1 and isinstance(tensors[0], list | tuple) else tensors

@@ -71,8 +71,9 @@ def _bytes(i: Any) -> bool:
     return kind_of(i) is not None and i.array.dtype == np.uint8 and i.array.ndim > 0
 
 
-# The draws in place on arrays (``normal_``, ``uniform_``: PyTorch's numbers), registered by
-# tensors/random as it loads: it is made of Tensors, so this module cannot import it.
+# The draws in place on arrays (``normal_``, ``random_`` ...: PyTorch's numbers, for
+# drawing.py), registered by tensors/random as it loads: it is made of Tensors, so this module
+# cannot import it.
 DRAWS: dict[str, Callable[..., Any]] = {}
 
 
@@ -178,20 +179,6 @@ class InPlace:
         """``src``'s numbers (broadcast to this shape), cast to this dtype, as PyTorch's."""
         self._allowed("copy_", src)
         return self._store("copy_", np.broadcast_to(_numbers(src), self.array.shape))
-
-    def normal_(self, mean: float = 0.0, std: float = 1.0, *, generator: Any = None) -> Self:
-        """Numbers of N(mean, std²), PyTorch's for the same generator (``tg.manual_seed``'s
-        unless given)."""
-        self._allowed("normal_")
-        DRAWS["normal_"](self._writable("normal_"), mean, std, generator=generator)
-        return self._written("normal_")
-
-    def uniform_(self, from_: float = 0.0, to: float = 1.0, *, generator: Any = None) -> Self:
-        """Numbers drawn evenly from [from_, to) (PyTorch's ``from``), PyTorch's for the same
-        generator."""
-        self._allowed("uniform_")
-        DRAWS["uniform_"](self._writable("uniform_"), from_, to, generator=generator)
-        return self._written("uniform_")
 
     def _writable(self, name: str) -> np.ndarray[Any, Any]:
         """The numbers, to write into (refused for an expand()'s, where places repeat)."""

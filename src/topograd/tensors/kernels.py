@@ -18,6 +18,7 @@ import numpy as np
 from ..autograd.errors import RuntimeValueError
 from ..ops.floats import GELU_ALPHA, GELU_BETA, GELU_KAPPA, GELU_TANH_BETA, LEAKY_SLOPE
 from .dtypes import scalar_name
+from .whole import whole_einsum, whole_threshold
 
 Array = np.ndarray[Any, Any]
 
@@ -48,8 +49,9 @@ def sigmoid(x: Array) -> Array:
 
 
 def relu_backward(g: Array, out: Array) -> Array:
-    """g where relu's output is positive, else +0.0 (whatever g is: inf, nan)."""
-    return where(out <= 0, 0.0, g)
+    """g where relu's output is positive, else +0.0 (whatever g is: inf, nan); integers stay
+    integers, as PyTorch's threshold_backward."""
+    return where(out <= 0, 0.0, g) if g.dtype.kind == "f" else whole_threshold(g, out)
 
 
 def sigmoid_backward(g: Array, s: Array) -> Array:
@@ -202,8 +204,10 @@ def softmax(x: Array, axis: int = -1) -> Array:
 def clamp(x: Array, low: Any = None, high: Any = None) -> Array:
     """x limited to [low, high], as PyTorch's: x itself where it is within (-0.0 and nan kept),
     high where low > high, nan everywhere for a nan limit."""
-    out = x if low is None else np.where(x < low, np.asarray(low, x.dtype), x)
-    out = out if high is None else np.where(out > high, np.asarray(high, x.dtype), out)
+    # (a limit in x's dtype, as PyTorch casts it: a Python int wraps into an unsigned dtype)
+    lo, hi = (None if v is None else np.array(v).astype(x.dtype) for v in (low, high))
+    out = x if lo is None else np.where(x < lo, lo, x)
+    out = out if hi is None else np.where(out > hi, hi, out)
     if any(limit is not None and limit != limit for limit in (low, high)):  # a nan limit
         out = np.full(x.shape, np.nan)
     return np.asarray(out, dtype=x.dtype)
@@ -386,6 +390,8 @@ def astype(x: Array, dtype: Any) -> Array:
 
 def einsum(*arrays: Array, equation: str) -> Array:
     """np.einsum, its contraction order planned where more than two operands meet."""
+    if arrays[0].dtype.kind != "f":
+        return whole_einsum(arrays, equation)
     return np.asarray(np.einsum(equation, *arrays, optimize=len(arrays) > 2))
 
 

@@ -29,7 +29,7 @@ from .tensor import NUMBERS, Array, Tensor, apply, checksums, constant
 
 
 def _named(x: Tensor) -> str:
-    return f"Tensor {x.label}" if x.label else f"a Tensor of shape {x.shape}"
+    return f"Tensor {x.label}" if x.label else f"a Tensor of shape {tuple(x.shape)}"
 
 
 class Numbers:
@@ -201,8 +201,8 @@ class TensorKind:
             raise TypeError(f"backward() takes real numbers as the gradient, got {given.dtype}")
         if given.ndim == 0 or given.shape[1:] != node.shape:
             raise RuntimeError(
-                f"a batch of gradients has the output's shape {node.shape} after its first axis"
-                f", got a shape of {given.shape}"
+                f"a batch of gradients has the output's shape {tuple(node.shape)} after its first "
+                f"axis, got a shape of {tuple(given.shape)}"
             )
         return np.array(given, dtype=node.dtype)
 

@@ -79,3 +79,74 @@ def inferred(sizes: Sequence[int], numel: int) -> tuple[int, ...]:
             )
         return tuple(numel // product if at == unknown else n for at, n in enumerate(sizes))
     raise RuntimeValueError(f"shape '{list(sizes)}' is invalid for input of size {numel}")
+
+
+def _owner(array: np.ndarray[Any, Any]) -> np.ndarray[Any, Any]:
+    """The array whose memory ``array`` views (itself where it owns its memory)."""
+    while isinstance(array.base, np.ndarray):
+        array = array.base
+    return array
+
+
+class Strides:
+    """How a Tensor's elements lie in memory, as PyTorch tells it (a mixin: ``self`` has
+    ``array``), counted in elements: ``stride()``, ``storage_offset()``, ``is_contiguous()``,
+    ``contiguous()``, and ``data_ptr()``, the address of the first element.
+
+    >>> import topograd as tg
+    >>> x = tg.zeros(2, 3)
+    >>> x.stride(), x.t().stride(), x[1:].storage_offset(), x.t().is_contiguous()
+    ((3, 1), (1, 3), 3, False)
+    """
+
+    __slots__ = ()
+    array: np.ndarray[Any, Any]
+
+    def stride(self, dim: int | None = None) -> Any:
+        """The elements one step along each axis skips (along ``dim`` alone, where given); a
+        Tensor of no elements has those of its shape made anew, as PyTorch's."""
+        steps: tuple[int, ...] = ()
+        if self.array.size == 0:
+            step = 1
+            for n in reversed(self.array.shape):
+                steps, step = (step, *steps), step * max(n, 1)
+        else:
+            steps = tuple(s // self.array.itemsize for s in self.array.strides)
+        if dim is None:
+            return steps
+        if not -len(steps) <= dim < max(len(steps), 1):
+            raise IndexError(
+                f"Dimension out of range (expected to be in range of "
+                f"[{-max(len(steps), 1)}, {max(len(steps), 1) - 1}], but got {dim})"
+            )
+        return steps[dim] if steps else 1
+
+    def storage_offset(self) -> int:
+        """The elements before this Tensor's first one in the memory it shares with the
+        Tensor it is a view of (0 for a Tensor that is no view)."""
+        owner = _owner(self.array)
+        return (self.data_ptr() - int(owner.ctypes.data)) // self.array.itemsize
+
+    def data_ptr(self) -> int:
+        """The address of the first element (views of one Tensor differ by their offsets)."""
+        return int(self.array.ctypes.data)
+
+    def is_contiguous(self, memory_format: Any = None) -> bool:
+        """Whether the elements lie in memory in order, row after row (PyTorch's rule: an
+        axis of one element, or a Tensor of none, steps anyhow)."""
+        if self.array.size == 0:
+            return True
+        expected = 1
+        for n, step in zip(reversed(self.array.shape), reversed(self.stride())):
+            if n != 1 and step != expected:
+                return False
+            expected *= n
+        return True
+
+    def contiguous(self, memory_format: Any = None) -> Any:
+        """Itself where its elements are in order, else a copy that is (in the graph)."""
+        if self.is_contiguous():
+            return self
+        out = self.clone()  # type: ignore[attr-defined]
+        out.array = np.ascontiguousarray(out.array)  # (a new Tensor's own numbers)
+        return out

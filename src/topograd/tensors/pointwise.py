@@ -118,6 +118,8 @@ class Pointwise:
         indexed = device is not None and device_index(str(device)) is not None
         if target.dtype == self.array.dtype and not (copy or copied or indexed):
             return self
+        if target.dtype == self.array.dtype and target.dtype.kind != "f":  # (no graph: ints)
+            return self._constant(self.array.copy())  # type: ignore[attr-defined, no-any-return]
         if target.dtype == self.array.dtype:  # a copy in the graph
             return astype(self, dtype=target.name)  # type: ignore[no-any-return]
         return self.astype(target)

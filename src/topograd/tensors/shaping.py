@@ -11,7 +11,7 @@ takes 0 and -1, as if it had one (``x.transpose(0, 0)`` on a number is the numbe
 >>> import topograd as tg
 >>> t = tg.arange(6.0).view(2, 3)
 >>> t.flip(1).tolist(), t.unsqueeze(0).shape, t.repeat(1, 2).shape
-([[2.0, 1.0, 0.0], [5.0, 4.0, 3.0]], (1, 2, 3), (2, 6))
+([[2.0, 1.0, 0.0], [5.0, 4.0, 3.0]], topograd.Size([1, 2, 3]), topograd.Size([2, 6]))
 >>> [p.tolist() for p in t.split(2, dim=1)]
 [[[0.0, 1.0], [3.0, 4.0]], [[2.0], [5.0]]]
 """
@@ -29,6 +29,7 @@ from ..ops.shapes import broadcast_to, getitem, reshape, transpose
 from .arrays import dim_index, whole
 from .dtypes import index_numbers
 from .layout import NOT_A_VIEW, inferred, viewable
+from .sizes import Size
 
 
 def given(args: tuple[Any, ...], named: dict[str, Any], name: str) -> tuple[Any, ...]:
@@ -65,7 +66,7 @@ class Shapes:
 
     def size(self, dim: Any = None) -> Any:
         """The shape (PyTorch's name), or the length along ``dim``."""
-        shape = tuple(self.array.shape)
+        shape = Size(self.array.shape)
         if dim is None:
             return shape
         if not shape:  # PyTorch's size(0) of a number is refused

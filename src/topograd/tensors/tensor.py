@@ -38,19 +38,34 @@ from .aliases import Aliases
 from .arrays import as_array, index_array, kernel, refusal, sizes_or_data
 from .casting import kernel_arrays
 from .conversions import Conversions
-from .inplace import InPlace
+from .drawing import Draws
+from .layout import Strides
+from .nodes import Node, node_of
 from .operators import Operators
 from .pointwise import Pointwise
 from .quiet import quietly
 from .reducing import Reductions
+from .refusals import Refusals
 from .shaping import Shapes
+from .sizes import Size
 from .storage import Version, shared
 
 Operand = Any  # a Tensor, an ndarray or a Python number
 Array = np.ndarray[Any, Any]
 
 
-class Tensor(Conversions, Operators, InPlace, Reductions, Shapes, Pointwise, Aliases, Methods):
+class Tensor(
+    Conversions,
+    Operators,
+    Draws,
+    Reductions,
+    Shapes,
+    Pointwise,
+    Aliases,
+    Methods,
+    Refusals,
+    Strides,
+):
     """An array in a computation graph: ``array`` (its ndarray), ``grad`` and how it was made.
 
     ``Tensor(data)`` takes numbers and nested lists of them (as floats of the default dtype, as
@@ -62,6 +77,7 @@ class Tensor(Conversions, Operators, InPlace, Reductions, Shapes, Pointwise, Ali
         "_inputs",
         "_needed",  # the inputs that require a gradient: the engine's inputs
         "_needs",
+        "_node",  # its grad_fn, once asked for (nodes.py); never set by the ops
         "_op",
         "_params",
         "_retain",
@@ -83,6 +99,7 @@ class Tensor(Conversions, Operators, InPlace, Reductions, Shapes, Pointwise, Ali
     _inputs: tuple[Tensor | float, ...]  # a Python number operand kept as a number
     _needs: tuple[bool, ...]
     _needed: tuple[Tensor, ...]
+    _node: Node
     _params: dict[str, Any] | None
     _retain: bool
     _stamp: int
@@ -99,8 +116,9 @@ class Tensor(Conversions, Operators, InPlace, Reductions, Shapes, Pointwise, Ali
     # Attributes.
 
     @property
-    def shape(self) -> tuple[int, ...]:
-        return tuple(self.array.shape)
+    def shape(self) -> Size:
+        """The sizes of its axes, a tuple (as PyTorch's ``torch.Size``)."""
+        return Size(self.array.shape)
 
     @property
     def ndim(self) -> int:
@@ -159,6 +177,18 @@ class Tensor(Conversions, Operators, InPlace, Reductions, Shapes, Pointwise, Ali
     def op(self) -> str:
         """The name of the op that produced this Tensor: ``""`` for a leaf, else e.g. "mul"."""
         return self._op.name if self._op is not None else ""
+
+    @property
+    def grad_fn(self) -> Node | None:
+        """The node that made this Tensor, as PyTorch's ``grad_fn``: None for a leaf (and a
+        Tensor made without a graph), else one with PyTorch's ``name()`` ("MulBackward0")
+        and ``next_functions`` (nodes.py)."""
+        if self._op is None:
+            return None
+        kept: Node | None = getattr(self, "_node", None)
+        if kept is None or not kept.made(self._op, self._inputs):
+            kept = self._node = node_of(self._op, self._inputs, self._params)
+        return kept
 
     @property
     def is_leaf(self) -> bool:
@@ -239,7 +269,8 @@ class Tensor(Conversions, Operators, InPlace, Reductions, Shapes, Pointwise, Ali
     _constant = staticmethod(lambda data: constant(data))  # for the mixins
 
     def _grad_fn(self) -> str | None:
-        return None if self._op is None else f"{self._op.grad_fn}"
+        made = self.grad_fn
+        return None if made is None else made.name()
 
     def _apply(self, op: Op, args: tuple[Any, ...], **params: Any) -> Tensor:
         """``op`` on these arguments, for the mixins: straight to ``apply``."""
@@ -247,11 +278,14 @@ class Tensor(Conversions, Operators, InPlace, Reductions, Shapes, Pointwise, Ali
 
 
 def _limit(x: Any) -> float | None:
-    """A clamp's limit: a number, or None."""
+    """A clamp's limit: a number (an int or a bool kept so, which integers keep their dtype
+    with, as PyTorch's Scalar), or None."""
     if x is None:
         return None
     if isinstance(x, Tensor) or not isinstance(x, numbers.Real):
         raise TypeError(f"clamp() takes numbers as limits, got {type(x).__name__}")
+    if isinstance(x, numbers.Integral):
+        return bool(x) if isinstance(x, (bool, np.bool_)) else int(x)
     return float(x)
 
 
@@ -292,7 +326,8 @@ def as_tensor(x: Operand, like: Tensor | None = None) -> Tensor:
         if like is not None and like.array.dtype.kind == "f" and not isinstance(x, bool):
             return constant(np.asarray(x, like.array.dtype))
         return constant(np.asarray(x, dtypes.result_type(x).dtype))
-    raise TypeError(f"a Tensor cannot be combined with {type(x).__name__}")
+    why = ": topograd has no complex numbers" if isinstance(x, complex) else ""
+    raise TypeError(f"a Tensor cannot be combined with {type(x).__name__}{why}")
 
 
 NUMBERS = (float, int)  # operands a node keeps as they are
@@ -328,7 +363,7 @@ def apply(op: Op, args: Sequence[Any], params: dict[str, Any]) -> Tensor:
         # sees 2.0 in x ** 2.0 and decides on it at once, as PyTorch's pow_backward does.
         operands = [a if type(a) in NUMBERS else as_tensor(a) for a in args]
         arrays = [a if type(a) in NUMBERS else a.array for a in operands]  # type: ignore[union-attr]
-    arrays = kernel_arrays(op, arrays)
+    arrays = kernel_arrays(op, arrays, params)
     try:
         out = quietly(kernel(op), arrays, params)  # IEEE results (inf, nan), no warning
     except ValueError as error:  # PyTorch's RuntimeError (a ValueError still, as before)

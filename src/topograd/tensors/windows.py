@@ -219,10 +219,13 @@ def max_pool2d(
     (*lead, C·kH·kW, windows) of booleans, True at the pick (what max_pool2d's rule folds)."""
     h, w = x.shape[-2:]
     grid = windows(kernel_size, stride, padding, dilation, (h, w), ceil_mode)
-    images = padded(images_last(x, 3), grid, -math.inf)
+    lowest = -math.inf if x.dtype.kind == "f" else np.iinfo(x.dtype).min  # (integers too)
+    images = padded(images_last(x, 3), grid, lowest)
     views = [grid.at(images, i, j) for _, i, j in grid.offsets()]
     best = _maxima(views)
-    if _has_negative_zero(x) and (best == 0).any():  # a tie of -0.0 and +0.0, maybe
+    if (
+        x.dtype.kind == "f" and _has_negative_zero(x) and (best == 0).any()
+    ):  # a tie of -0.0 and +0.0, maybe
         best = _scanned(views)
     out = images_first(best, x.shape[:-3])
     if not (return_indices or picks):

@@ -35,7 +35,7 @@ class DigitsCNN(Module):
 
     >>> import numpy as np
     >>> DigitsCNN(seed=0)(np.zeros((5, 64), dtype=np.float32)).shape
-    (5, 10)
+    topograd.Size([5, 10])
     """
 
     def __init__(self, seed: int | None = None) -> None:

@@ -70,6 +70,15 @@ async function update() {
   saveToAddress();
 }
 
+// A value the page cannot use is refused aloud, as the server refuses one (its message names
+// the field), never dropped in silence; the graph stays as it was.
+function refuseValue(field, message) {
+  field.classList.add("invalid");
+  field.setAttribute("aria-invalid", "true");
+  $("error").textContent = message;
+  $("error").hidden = false;
+}
+
 function later(delay = 150) {
   state.asked += 1; // an answer already on its way is now stale: a newer edit is waiting
   clearTimeout(state.pending);
@@ -124,8 +133,9 @@ function variableRow(name) {
   label.className = "name";
   label.textContent = name;
   const field = document.createElement("input");
-  field.type = "number";
-  field.step = "any";
+  field.type = "text"; // not "number": its value would be "" for 1e309, and the page could not say why
+  field.inputMode = "decimal";
+  field.spellcheck = false;
   field.setAttribute("aria-label", `value of ${name}`);
   const slider = document.createElement("input");
   slider.type = "range";
@@ -133,7 +143,17 @@ function variableRow(name) {
   slider.setAttribute("aria-label", `slider for ${name}`);
   field.addEventListener("input", () => {
     const x = Number(field.value);
-    if (field.value.trim() === "" || !Number.isFinite(x)) return;
+    if (field.value.trim() === "") return; // being typed: nothing to say yet
+    if (Number.isNaN(x)) {
+      refuseValue(field, `the value of ${name}, ${field.value.trim()}, is not a number`);
+      return;
+    }
+    if (!Number.isFinite(x)) {
+      refuseValue(field, `the value of ${name}, ${field.value.trim()}, is too large: beyond 1.79769e+308 a float is inf`);
+      return;
+    }
+    field.classList.remove("invalid");
+    field.removeAttribute("aria-invalid");
     state.values[name] = x;
     state.spans[name] = spanFor(x);
     slider.value = field.value;

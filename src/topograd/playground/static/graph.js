@@ -21,13 +21,19 @@ function nameOf(id) {
   return label || (node.op ? id : number(node.data));
 }
 
+// A number of the expression (the 2 of 2*x): a leaf without a name.
+function isConstant(id) {
+  const node = state.data.nodes.find((n) => n.id === id);
+  return node.op === "" && node.label === "";
+}
+
 function renderGradients(data) {
   const rows = data.names.map((name) => {
     const row = document.createElement("tr");
     row.dataset.name = name;
     const grad = data.grads[name];
     const check = data.checks[name];
-    const gap = typeof grad === "number" && typeof check === "number" ? number(Math.abs(grad - check)) : "";
+    const gap = number(data.differences[name]); // relative where large: the server's, as the CLI's
     if (!agree(grad, check)) row.classList.add("disagrees");
     row.dataset.node = data.nodes.find((node) => node.label === name && !node.op)?.id ?? "";
     for (const [cls, text] of [["name", name], ["grad", number(grad)], ["check", number(check)], ["gap", gap]]) {
@@ -40,7 +46,13 @@ function renderGradients(data) {
     return row;
   });
   $("grads").tBodies[0].replaceChildren(...rows);
-  $("check-note").hidden = !rows.some((row) => row.classList.contains("disagrees"));
+  // A nan made by a function outside its domain is told as such, not blamed on the step h.
+  const domain = $("domain-note");
+  if (domain) {
+    domain.textContent = data.undefined || "";
+    domain.hidden = !data.undefined;
+  }
+  $("check-note").hidden = Boolean(domain && data.undefined) || !rows.some((row) => row.classList.contains("disagrees"));
 }
 
 // The backprop column as it stands: final (totals null), or the running totals of a step of

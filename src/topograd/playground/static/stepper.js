@@ -233,9 +233,16 @@ function clearMarks() {
   }
 }
 
+// A constant (the 2 of 2*x) keeps no gradient: the log says so rather than "into 2 (now 3)".
 function logLine(step) {
-  let text = `${nameOf(step.node)}: gradient ${number(step.grad)}`;
+  let text = isConstant(step.node)
+    ? `${nameOf(step.node)}: a constant, it keeps no gradient`
+    : `${nameOf(step.node)}: gradient ${number(step.grad)}`;
   for (const edge of step.edges) {
+    if (isConstant(edge.parent)) {
+      text += `; ${nameOf(edge.parent)} is a constant: nothing flows into it`;
+      continue;
+    }
     text += `; += ${number(edge.partial)} × ${number(step.grad)} = ${number(edge.contribution)}`;
     text += ` into ${nameOf(edge.parent)} (now ${number(edge.total)})`;
   }

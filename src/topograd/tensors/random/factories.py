@@ -19,6 +19,7 @@ from typing import Any
 
 import numpy as np
 
+from .. import dtypes
 from ..creation import checked_shape, leaf
 from ..devices import device_index
 from ..shaping import as_sizes
@@ -31,7 +32,7 @@ from .integers import random_
 from .normals import normal_, normal_broadcast
 
 Array = np.ndarray[Any, Any]
-DEFAULT_FLOAT = np.float32  # PyTorch's default dtype for floats
+DEFAULT_FLOAT = np.float32  # for floats: PyTorch's default dtype (tg.set_default_dtype's)
 WHOLE = np.int64
 
 
@@ -42,7 +43,9 @@ def _empty(size: tuple[Any, ...], named: Any, dtype: Any, default: Any, device: 
         if size:
             raise TypeError("size given both by position and as size=")
         size = (named,)
-    return np.empty(checked_shape(as_sizes(size)), np.dtype(default if dtype is None else dtype))
+    if dtype is None:
+        dtype = dtypes.get_default_dtype().dtype if default is DEFAULT_FLOAT else default
+    return np.empty(checked_shape(as_sizes(size)), np.dtype(dtype))
 
 
 def _data(x: Any) -> Array:

@@ -1,8 +1,9 @@
 """Arithmetic as PyTorch's compiled kernels do it, in NumPy, to the bit: a fused multiply-add
 rounded once (float32 and float64; the compiler fuses ``a * b + c`` in the AVX2 kernels, and
-some call ``fma`` themselves), and the C library's ``log``, ``log1p``, ``sin`` and ``cos`` of
-float64 numbers (which PyTorch calls; NumPy's own vectorised loops may differ in the last bit)
-and its float32 ``logf``, ``sinf`` and ``cosf`` (which PyTorch's default kernels call).
+some call ``fma`` themselves), and the C library's ``log``, ``log1p``, ``sin``, ``cos``, ``tan``
+and ``exp`` of float64 numbers (which PyTorch calls; NumPy's own vectorised loops may differ in
+the last bit) and its float32 ``logf``, ``sinf`` and ``cosf``
+(which PyTorch's default kernels call).
 
 >>> import numpy as np
 >>> a = np.float32(1 + 2**-12)
@@ -116,18 +117,35 @@ def fma64(a: Any, b: Any, c: Any) -> Array:
     return out
 
 
+def _exp(x: float) -> float:
+    """The C library's exp, infinity where it overflows (Python's raises)."""
+    try:
+        return math.exp(x)
+    except OverflowError:
+        return math.inf
+
+
+def _log(x: float) -> float:
+    """The C library's log, -infinity at 0 (Python's raises)."""
+    return math.log(x) if x != 0 else -math.inf
+
+
 # name -> (NumPy's ufunc, the C library's function through Python's math module)
 _FUNCTIONS: dict[str, tuple[Any, Callable[[float], float]]] = {
-    "log": (np.log, math.log),
+    "log": (np.log, _log),
     "log1p": (np.log1p, math.log1p),
     "sin": (np.sin, math.sin),
     "cos": (np.cos, math.cos),
+    "tan": (np.tan, math.tan),
+    "exp": (np.exp, _exp),
 }
 _PROBE_DOMAIN: dict[str, Callable[[Array], Array]] = {  # where the draws take them
     "log": lambda u: 1.0 - u,
     "log1p": lambda u: -u,
     "sin": lambda u: 2 * math.pi * u,
     "cos": lambda u: 2 * math.pi * u,
+    "tan": lambda u: math.pi * (u - 0.5),
+    "exp": lambda u: 40 * u - 20,
 }
 _CHOSEN: dict[str, Callable[[Array], Array]] = {}
 
@@ -163,7 +181,8 @@ def _choose(name: str) -> Callable[[Array], Array]:
 
 
 def c_math(name: str, x: Array) -> Array:
-    """The C library's ``name`` ("log", "log1p", "sin" or "cos") of each float64 in ``x``."""
+    """The C library's ``name`` ("log", "log1p", "sin", "cos", "tan" or "exp") of each
+    float64 in ``x``."""
     way = _CHOSEN.get(name)
     if way is None:
         way = _CHOSEN[name] = _choose(name)

@@ -6,7 +6,7 @@ dicts collated field by field.
 >>> import topograd as tg
 >>> batch = default_collate([(tg.tensor([1.0, 2.0]), 0), (tg.tensor([3.0, 4.0]), 1)])
 >>> batch[0].shape, batch[1].tolist(), batch[1].dtype
-((2, 2), [0, 1], topograd.int64)
+(topograd.Size([2, 2]), [0, 1], topograd.int64)
 """
 
 from __future__ import annotations
