@@ -29,11 +29,23 @@ from typing import Any
 
 from ..autograd.registry import Op
 from ..autograd.versions import WRITES
-from .value import NO_GRADIENT, Value
+from ..ops.arithmetic import add
+from .value import NO_GRADIENT, Value, operands_of
 
 # On the search's stack: the node under it has had its inputs pushed above it, and is listed
 # when it surfaces again.
 _LIST_NEXT = object()
+
+
+def passes_gradient_on(op: Op) -> bool:
+    """Whether ``op``'s registry entry writes its contribution to every operand as the upstream
+    gradient itself (its ``Code``, which the registry's tests hold to the rule's bits on
+    floats): ``add``'s. The walk passes the gradient on to such a node's operands without
+    calling the rule, half the calls of a network of Values."""
+    return op.code is not None and op.code.rule == ("{g}",) * op.arity
+
+
+_PASSED_ON = add if passes_gradient_on(add) else None
 
 
 def forward_order(roots: Sequence[Value]) -> dict[Value, Any]:
@@ -46,41 +58,50 @@ def forward_order(roots: Sequence[Value]) -> dict[Value, Any]:
     searched leaves a copy behind, which finds it listed."""
     order: dict[Value, Any] = {}
     stack: list[Any] = list(reversed(roots))
-    pop = stack.pop
+    pop, value, mark = stack.pop, Value, _LIST_NEXT  # (locals: the loop runs once per edge)
     while stack:
         node = pop()
-        if node is _LIST_NEXT:
+        if node is mark:
             order[pop()] = None
             continue
         if node in order:  # a copy left behind
             continue
-        arity = node._made_by.arity
-        # the inputs pushed last to first, so that the first is searched first (the engine's
-        # order); a number operand is no input (ints and floats are how numbers are kept).
-        # (``.__class__``, not ``type()``: fewer instructions, on the hottest lines.)
-        if arity == 2:
-            x, y = node._x, node._y
-            node_y = y.__class__ is Value or (y.__class__ is not float and y.__class__ is not int)
-            if node_y and y not in order:
-                if x.__class__ is float or x.__class__ is int or x in order:
-                    stack += (node, _LIST_NEXT, y)
-                else:
-                    stack += (node, _LIST_NEXT, y, x)
-                continue
-            if x.__class__ is not float and x.__class__ is not int and x not in order:
-                stack += (node, _LIST_NEXT, x)
-                continue
-        elif arity == 1:
-            if node._x not in order:
-                stack += (node, _LIST_NEXT, node._x)
-                continue
-        elif arity:  # n operands, all Values
-            unlisted = [x for x in reversed(node._x) if x not in order]
+        while True:  # down the first unlisted input, the node and its other inputs stacked
+            x = node._x
+            y = node._y
+            # Listed first: only Values are keys (a number, None or a tuple of operands never
+            # is), so most nodes, of two listed Values, are listed at two lookups.
+            if x in order:
+                if y in order or y is None or type(y) is float or type(y) is int:
+                    order[node] = None  # every input listed already: listed now
+                    break
+                if type(y) is value:
+                    stack += (node, mark)
+                    node = y
+                    continue
+            elif type(x) is value:
+                if type(y) is value:  # (a Value in _y is a binary op's)
+                    stack += (node, mark) if y in order else (node, mark, y)
+                    node = x
+                    continue
+                if y is None:  # an op of one operand
+                    stack += (node, mark)
+                    node = x
+                    continue
+            # numbers among the operands, n operands, a subclass of Value, a leaf
+            unlisted = [x for x in reversed(inputs(node)) if x not in order]
             if unlisted:
-                stack += (node, _LIST_NEXT, *unlisted)
-                continue
-        order[node] = None  # every input listed already (or none): listed now
+                stack += (node, mark, *unlisted)
+            else:
+                order[node] = None
+            break
     return order
+
+
+def inputs(node: Value) -> list[Value]:
+    """The Values among ``node``'s operands (a number operand is none), in order: the kind's
+    ``inputs``, for the cases the hot loop leaves out."""
+    return [o for o in operands_of(node) if isinstance(o, Value)]
 
 
 def plain_backward(
@@ -97,6 +118,7 @@ def plain_backward(
         grads[root] = seed if total is None else total + seed
     if WRITES.count and check_versions is not None:
         check_versions(list(grads))
+    value, none_yet, passed_on = Value, NO_GRADIENT, _PASSED_ON
     # Last node first. Setting a key's value while the dict is walked is allowed (its size
     # never changes), and a node's value is read only when the walk reaches it: after every
     # node that uses it has passed its contribution on.
@@ -104,28 +126,40 @@ def plain_backward(
         if grad is None:  # every path here got nothing (a condition): nothing to pass on
             continue
         old = node.grad  # the kind's accumulate: the first gradient replaces "none yet"
-        node.grad = grad if old is NO_GRADIENT or old is None else old + grad
-        op = node._made_by
-        if op.arity == 2:
-            x, y = node._x, node._y
-            if x.__class__ is Value and y.__class__ is Value:  # the hot path: two Values
-                dx, dy = op.rule(grad, x.data, y.data, node.data)
-                if dx is not None:
-                    total = grads[x]
-                    grads[x] = dx if total is None else total + dx
-                if dy is not None:
-                    total = grads[y]
-                    grads[y] = dy if total is None else total + dy
+        node.grad = grad if old is none_yet or old is None else old + grad
+        x = node._x
+        y = node._y
+        if type(y) is value and type(x) is value:  # the hot path: two Values
+            op = node._made_by
+            if op is passed_on:
+                dx = dy = grad
             else:
-                _with_number(grads, node, grad, op)
-        elif op.arity == 1:
-            x = node._x
-            (dx,) = op.rule(grad, x.data, node.data)  # type: ignore[union-attr]
+                rule = op.rule  # (an attribute, then a call: fewer instructions than a method's)
+                dx, dy = rule(grad, x.data, y.data, node.data)
+            # (_pass, written out: once per edge) a new sum, never in place: a contribution
+            # may be shared with another input
             if dx is not None:
-                total = grads[x]  # type: ignore[index]
-                grads[x] = dx if total is None else total + dx  # type: ignore[index]
-        elif op.arity:
-            _of_many(grads, node, grad, op)
+                total = grads[x]
+                grads[x] = dx if total is None else total + dx
+            if dy is not None:
+                total = grads[y]
+                grads[y] = dy if total is None else total + dy
+        elif y is None and type(x) is value:  # one operand
+            rule = node._made_by.rule
+            (dx,) = rule(grad, x.data, node.data)
+            if dx is not None:
+                total = grads[x]
+                grads[x] = dx if total is None else total + dx
+        elif x is not None:  # (a leaf has none)
+            _others(grads, node, grad)
+
+
+def _others(grads: dict[Value, Any], node: Value, grad: Any) -> None:
+    op = node._made_by
+    if op.arity == 2:
+        _with_number(grads, node, grad, op)
+    elif op.arity:
+        _of_many(grads, node, grad, op)
 
 
 def _pass(grads: dict[Value, Any], x: Value, contribution: Any) -> None:
