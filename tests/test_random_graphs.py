@@ -334,3 +334,18 @@ def test_the_plain_backward_passes_adds_gradient_on_as_the_registry_says() -> No
     y = x + x  # one node whose two contributions land on one input
     y.backward(-3.0)
     assert x.grad == tg.grad(x + x, [x], -3.0)[0] == -6.0
+
+
+def test_the_plain_backward_of_a_subclass_of_value_is_the_engines() -> None:
+    class Named(tg.Value):
+        __slots__ = ()
+
+    for make in (Named, tg.Value):
+        x = make(0.5)
+        nodes = [x.tanh(), x * 2.0, 3 * x, x * x, x + make(1.0), x.relu()]
+        out = nodes[0]
+        for n in nodes[1:]:
+            out = out * n
+        walked = tg.grad(out, [x])
+        out.backward()
+        assert bits(x.grad) == bits(walked[0])

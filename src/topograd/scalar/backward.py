@@ -69,27 +69,31 @@ def forward_order(roots: Sequence[Value]) -> dict[Value, Any]:
         while True:  # down the first unlisted input, the node and its other inputs stacked
             x = node._x
             y = node._y
-            # Listed first: only Values are keys (a number, None or a tuple of operands never
-            # is), so most nodes, of two listed Values, are listed at two lookups.
-            if x in order:
-                if y in order or y is None or type(y) is float or type(y) is int:
+            if y is None:  # one operand, n operands (a neuron), or a leaf
+                if type(x) is value:
+                    if x in order:
+                        order[node] = None
+                        break
+                    stack += (node, mark)
+                    node = x
+                    continue
+            # Two operands. Listed first: only Values are keys (a number never is), so most
+            # nodes, of two listed Values, are listed at two lookups.
+            elif x in order:
+                if y in order or type(y) is float or type(y) is int:
                     order[node] = None  # every input listed already: listed now
                     break
                 if type(y) is value:
                     stack += (node, mark)
                     node = y
                     continue
-            elif type(x) is value:
-                if type(y) is value:  # (a Value in _y is a binary op's)
-                    stack += (node, mark) if y in order else (node, mark, y)
-                    node = x
-                    continue
-                if y is None:  # an op of one operand
-                    stack += (node, mark)
-                    node = x
-                    continue
-            # numbers among the operands, n operands, a subclass of Value, a leaf
-            unlisted = [x for x in reversed(inputs(node)) if x not in order]
+            elif type(x) is value and type(y) is value:
+                stack += (node, mark) if y in order else (node, mark, y)
+                node = x
+                continue
+            # n operands, all Values; a number among two; a subclass of Value; a leaf
+            given = x if type(x) is tuple else inputs(node)
+            unlisted = [v for v in reversed(given) if v not in order]
             if unlisted:
                 stack += (node, mark, *unlisted)
             else:
@@ -150,16 +154,10 @@ def plain_backward(
             if dx is not None:
                 total = grads[x]
                 grads[x] = dx if total is None else total + dx
-        elif x is not None:  # (a leaf has none)
-            _others(grads, node, grad)
-
-
-def _others(grads: dict[Value, Any], node: Value, grad: Any) -> None:
-    op = node._made_by
-    if op.arity == 2:
-        _with_number(grads, node, grad, op)
-    elif op.arity:
-        _of_many(grads, node, grad, op)
+        elif type(x) is tuple:  # n operands, all Values
+            _of_many(grads, node, grad, node._made_by)
+        elif x is not None:  # a number among two operands, a subclass (a leaf has none)
+            _by_arity(grads, node, grad, node._made_by)
 
 
 def _pass(grads: dict[Value, Any], x: Value, contribution: Any) -> None:
@@ -167,6 +165,17 @@ def _pass(grads: dict[Value, Any], x: Value, contribution: Any) -> None:
         total = grads[x]
         # a new sum, never in place: a contribution may be shared with another input
         grads[x] = contribution if total is None else total + contribution
+
+
+def _by_arity(grads: dict[Value, Any], node: Value, grad: Any, op: Op) -> None:
+    if op.arity == 2:
+        _with_number(grads, node, grad, op)
+    elif op.arity == 1:
+        x: Value = node._x  # type: ignore[assignment]
+        (dx,) = op.rule(grad, x.data, node.data)
+        _pass(grads, x, dx)
+    else:
+        _of_many(grads, node, grad, op)
 
 
 def _with_number(grads: dict[Value, Any], node: Value, grad: Any, op: Op) -> None:
