@@ -5,6 +5,7 @@ with the edges of the floats among their inputs (nan, ±inf, ±0, subnormals), o
 from __future__ import annotations
 
 import math
+import struct
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -297,3 +298,54 @@ def test_second_derivatives_of_random_graphs_with_non_finite_inputs_match_pytorc
         scale = max(largest, ours[2])
         wrong = [(a, b) for a, b in pairs if not agree(a, b, scale)]
         assert not wrong, (kind, program, summed, upstream, ours, theirs)
+
+
+# The plain backward of Values (scalar/backward.py: no graph, nothing captured or observed) is
+# the engine's walk written out; the walk itself still runs wherever a backward is observed.
+# Both must give every node the same bits: the same order, the same sums.
+
+
+def bits(x: float) -> bytes:
+    """The float's bits, every NaN alike: which NaN a sum of two gives is not the code's to
+    choose (CPython 3.11 adds floats on two paths, its generic one and the specialised one it
+    switches to once a line is warm, and they keep different operands' NaN)."""
+    return struct.pack("<d", math.nan if math.isnan(x) else x)
+
+
+@given(wild_programs(), st.sampled_from([1.0, -0.5, 3]))
+def test_plain_backward_of_values_gives_the_engines_bits(program: Program, seed: float) -> None:
+    assume(program.steps)
+    # number operands on either side (ints among them), and one node used by two roots
+    nodes, out = run(program, tg.Value, ON_VALUES, lambda a, b: 2 * a + (b * 0.5 - 1))
+    second = 1.5 - nodes[-1]
+    # grad() captures: the engine's own walk; backward() of Values: the plain one
+    walked = tg.grad([out, second], nodes, [seed, 1.0])
+    tg.backward([out, second], [seed, 1.0])
+    assert [bits(n.grad) for n in nodes] == [bits(g) for g in walked]
+
+
+def test_the_plain_backward_passes_adds_gradient_on_as_the_registry_says() -> None:
+    from topograd.ops.arithmetic import add, mul, sub
+    from topograd.scalar.backward import passes_gradient_on
+
+    # add's entry writes "{g}" to both operands: the walk skips its rule; mul's and sub's not
+    assert [passes_gradient_on(op) for op in (add, mul, sub)] == [True, False, False]
+    x = tg.Value(0.5)
+    y = x + x  # one node whose two contributions land on one input
+    y.backward(-3.0)
+    assert x.grad == tg.grad(x + x, [x], -3.0)[0] == -6.0
+
+
+def test_the_plain_backward_of_a_subclass_of_value_is_the_engines() -> None:
+    class Named(tg.Value):
+        __slots__ = ()
+
+    for make in (Named, tg.Value):
+        x = make(0.5)
+        nodes = [x.tanh(), x * 2.0, 3 * x, x * x, x + make(1.0), x.relu()]
+        out = nodes[0]
+        for n in nodes[1:]:
+            out = out * n
+        walked = tg.grad(out, [x])
+        out.backward()
+        assert bits(x.grad) == bits(walked[0])

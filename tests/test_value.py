@@ -153,3 +153,57 @@ def test_no_grad_is_per_thread() -> None:
         ops.append((x * x).op)
     thread.join()
     assert ops == ["mul", ""]
+
+
+# + and * of two Values write new_node out (a call less on the hottest ops): the same slots,
+# and while a thread is in a mode other than the default (ALTERED counts them), new_node itself.
+
+
+SLOTS = ("data", "grad", "label", "_made_by", "_x", "_y", "_stamp")
+
+
+def test_the_written_out_ops_make_the_node_new_node_makes() -> None:
+    from topograd.ops.arithmetic import add, mul
+    from topograd.scalar.value import new_node
+
+    x, y = tg.Value(1.5), tg.Value(-2.0)
+    for made, op in ((x + y, add), (x * y, mul)):
+        model = new_node(op.scalar(x.data, y.data), op, x, y)  # type: ignore[misc]
+        assert [getattr(made, s) for s in SLOTS] == [getattr(model, s) for s in SLOTS]
+        assert not hasattr(made, "_where")
+
+
+def test_every_mode_counts_itself_out_again() -> None:
+    from topograd.autograd.modes import ALTERED
+
+    before = ALTERED.threads
+    with tg.no_grad():
+        assert ALTERED.threads == before + 1
+        with tg.enable_grad():
+            assert ALTERED.threads == before
+        with pytest.raises(RuntimeError), tg.no_grad():
+            raise RuntimeError
+        assert ALTERED.threads == before + 1
+    with tg.detect_anomaly():
+        assert ALTERED.threads == before + 1
+        with tg.no_grad():
+            assert ALTERED.threads == before + 1  # this thread is counted once
+    tg.set_grad_enabled(False)
+    assert ALTERED.threads == before + 1
+    tg.set_grad_enabled(True)
+    assert ALTERED.threads == before
+    x = tg.Value(2.0)
+    (x * x).backward()  # (the backward records nothing meanwhile)
+    assert ALTERED.threads == before
+    assert ((x + x).op, (x * x).op) == ("add", "mul")
+
+
+def test_the_written_out_ops_keep_no_grad_and_anomaly_mode() -> None:
+    x, y = tg.Value(2.0), tg.Value(3.0)
+    with tg.no_grad():
+        made = [x + y, x * y]
+    assert [(v.op, v.parents, v.data) for v in made] == [("", (), 5.0), ("", (), 6.0)]
+    with tg.detect_anomaly():
+        made = [x + y, x * y]
+    assert [v.op for v in made] == ["add", "mul"]
+    assert all("test_value.py" in v._where[0] for v in made)

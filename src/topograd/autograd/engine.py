@@ -11,6 +11,10 @@ node that uses it has passed back its contribution. A chain of a million nodes n
 stack. (Counting each node's users and releasing it at zero, as HIPS autograd does, gives the
 same guarantee but costs two more dictionary operations per edge.)
 
+A kind may register a backward of its own for the plain case (no graph recorded, nothing
+captured or observed): the scalar kind does (``scalar/backward.py``), the walk below written
+out for nodes of one number, in the same order with the same sums, so the same bits.
+
 >>> import topograd as tg
 >>> x = tg.Value(3.0)
 >>> tg.grad(x * x + x, [x])  # 2x + 1
@@ -23,7 +27,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
 from .errors import RuntimeValueError
-from .kinds import Kind, kind_of
+from .kinds import Kind, kind_of, plain_backward_of
 from .modes import check_nan, grad_mode, recording
 from .versions import WRITES
 
@@ -100,10 +104,16 @@ def _propagate(
         observer = nan_check if observer is None else _both(nan_check, observer)
     kind = kind_of(roots[0])
     assert kind is not None
+    plain = plain_backward_of(kind)
+    if create_graph or capture is not None or observer is not None or batch:
+        plain = None  # the kind's plain backward does none of these
     # Rules record a graph exactly when one is asked for, whatever mode the caller is in; the
     # sums over paths give IEEE results (inf - inf = nan) without a warning, as the rules do.
     with recording(create_graph), kind.ieee():
-        _walk(kind, roots, seeds, create_graph, capture, observer, batch)
+        if plain is not None:
+            plain(roots, seeds, kind.check_versions)
+        else:
+            _walk(kind, roots, seeds, create_graph, capture, observer, batch)
 
 
 def _walk(

@@ -16,7 +16,7 @@ node. Python numbers need no kind: an op runs its float function on them.
 from __future__ import annotations
 
 import importlib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager
 from typing import Any, Protocol
 
@@ -127,9 +127,24 @@ def load_kind_on_sight(package: str, module: str) -> None:
     _LOADERS[package] = module
 
 
-def register_kind(kind: Kind, node_type: type) -> None:
-    """Make ``node_type`` a node of ``kind``: the engine backpropagates through it."""
+# A kind's own backward for the plain case (no graph recorded, nothing captured or observed):
+# (roots, seeds, the kind's check_versions). The engine's walk, written out for one kind.
+PlainBackward = Callable[[Sequence[Any], Sequence[Any], Callable[[Sequence[Any]], None]], None]
+_PLAIN: dict[int, PlainBackward] = {}  # id(kind) -> its plain backward
+
+
+def register_kind(kind: Kind, node_type: type, plain: PlainBackward | None = None) -> None:
+    """Make ``node_type`` a node of ``kind``: the engine backpropagates through it (by
+    ``plain``, where given, when it records no graph and captures nothing: it must give the
+    engine's gradients to the bit)."""
     _register(node_type, kind, True)
+    if plain is not None:
+        _PLAIN[id(kind)] = plain
+
+
+def plain_backward_of(kind: Kind) -> PlainBackward | None:
+    """The kind's own plain backward, if it registered one."""
+    return _PLAIN.get(id(kind))
 
 
 def register_array(kind: ArrayKind, *types: type) -> None:

@@ -18,6 +18,7 @@ from typing import Any, cast
 from ..autograd.kinds import register_kind
 from ..autograd.registry import Op
 from ..autograd.versions import WRITES, changed, first_changed, refuse_if_stale, restamp
+from .backward import plain_backward
 from .value import (
     NO_GRADIENT,
     Value,
@@ -240,4 +241,4 @@ class ScalarKind:
 
 
 SCALAR = ScalarKind()
-register_kind(SCALAR, Value)
+register_kind(SCALAR, Value, plain_backward)

@@ -24,7 +24,7 @@ from collections.abc import Iterable
 from typing import Any, cast
 
 from ..autograd import engine
-from ..autograd.modes import grad_mode, place
+from ..autograd.modes import ALTERED, grad_mode, place
 from ..autograd.registry import Op
 from ..autograd.versions import WRITES
 from ..ops.activations import relu
@@ -160,20 +160,40 @@ class Value(Methods):
     # Arithmetic with Values or numbers on either side. + and * are the hottest: spelt out.
 
     def __add__(self, other: Value | Real) -> Value:
-        if type(other) is Value or isinstance(other, Value):
+        if type(other) is not Value and not isinstance(other, Value):
+            c = number(other)
+            return NotImplemented if c is None else new_node(self.data + c, add, self, c)
+        if ALTERED.threads:  # a mode other than the default, somewhere: new_node reads it
             return new_node(self.data + other.data, add, self, other)
-        c = number(other)
-        return NotImplemented if c is None else new_node(self.data + c, add, self, c)
+        out = _new(Value)  # new_node, written out for the two hottest ops (a call less)
+        out.data = self.data + other.data
+        out.grad = NO_GRADIENT
+        out.label = ""
+        out._stamp = WRITES.count
+        out._made_by = add
+        out._x = self
+        out._y = other
+        return out
 
     def __radd__(self, other: Real) -> Value:
         c = number(other)
         return NotImplemented if c is None else new_node(c + self.data, add, c, self)
 
     def __mul__(self, other: Value | Real) -> Value:
-        if type(other) is Value or isinstance(other, Value):
+        if type(other) is not Value and not isinstance(other, Value):
+            c = number(other)
+            return NotImplemented if c is None else new_node(self.data * c, mul, self, c)
+        if ALTERED.threads:
             return new_node(self.data * other.data, mul, self, other)
-        c = number(other)
-        return NotImplemented if c is None else new_node(self.data * c, mul, self, c)
+        out = _new(Value)
+        out.data = self.data * other.data
+        out.grad = NO_GRADIENT
+        out.label = ""
+        out._stamp = WRITES.count
+        out._made_by = mul
+        out._x = self
+        out._y = other
+        return out
 
     def __rmul__(self, other: Real) -> Value:
         c = number(other)
@@ -259,7 +279,7 @@ def new_node(
     out.grad = NO_GRADIENT
     out.label = ""
     out._stamp = WRITES.count
-    record = grad_mode.record
+    record = grad_mode.record if ALTERED.threads else True
     if record:
         out._made_by = op
         out._x = x
