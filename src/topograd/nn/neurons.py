@@ -18,7 +18,7 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from ..scalar.functions import neuron
+from ..scalar.functions import neuron, neurons
 from ..scalar.value import Real, Value, as_values
 from .module import Module
 
@@ -47,14 +47,8 @@ class Neuron(Module):
         self.nonlin = nonlin
 
     def forward(self, x: Sequence[Value | Real]) -> Value:
-        return self._fire(as_values(x, "Neuron"))
-
-    def _fire(self, xs: tuple[Value, ...]) -> Value:
-        """The neuron on inputs that are Values already: one fused node, ``neuron`` (w . x + b
-        through ReLU), or ``affine`` for a linear one."""
-        if len(xs) != len(self.w):
-            raise ValueError(f"a neuron of {len(self.w)} inputs got {len(xs)}")
-        return neuron(self.w, xs, self.b, self.nonlin)
+        """One fused node: ``neuron`` (w . x + b through ReLU), or ``affine`` for a linear one."""
+        return neuron(self.w, as_values(x, "Neuron"), self.b, self.nonlin)
 
     def __repr__(self) -> str:
         return f"{'ReLU' if self.nonlin else 'Linear'}Neuron({len(self.w)})"
@@ -70,7 +64,8 @@ class Layer(Module):
 
     def forward(self, x: Sequence[Value | Real]) -> Value | list[Value]:
         inputs = as_values(x, "Layer")  # numbers become constants once, not once per neuron
-        out = [n._fire(inputs) for n in self.neurons]
+        # one node per neuron, the inputs' numbers read once
+        out = neurons([(n.w, n.b, n.nonlin) for n in self.neurons], inputs)
         return out[0] if len(out) == 1 else out
 
     def __repr__(self) -> str:

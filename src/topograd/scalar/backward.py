@@ -30,6 +30,7 @@ from typing import Any
 from ..autograd.registry import Op
 from ..autograd.versions import WRITES
 from ..ops.arithmetic import add
+from .unrolled import STEPS
 from .value import NO_GRADIENT, Value, operands_of
 
 # On the search's stack: the node under it has had its inputs pushed above it, and is listed
@@ -59,6 +60,7 @@ def forward_order(roots: Sequence[Value]) -> dict[Value, Any]:
     order: dict[Value, Any] = {}
     stack: list[Any] = list(reversed(roots))
     pop, value, mark = stack.pop, Value, _LIST_NEXT  # (locals: the loop runs once per edge)
+    listed = order.__contains__
     while stack:
         node = pop()
         if node is mark:
@@ -93,11 +95,10 @@ def forward_order(roots: Sequence[Value]) -> dict[Value, Any]:
                 continue
             # n operands, all Values; a number among two; a subclass of Value; a leaf
             given = x if type(x) is tuple else inputs(node)
-            unlisted = [v for v in reversed(given) if v not in order]
-            if unlisted:
-                stack += (node, mark, *unlisted)
-            else:
+            if all(map(listed, given)):  # (no Python frame per operand: most are listed)
                 order[node] = None
+            else:
+                stack += (node, mark, *[v for v in reversed(given) if v not in order])
             break
     return order
 
@@ -122,7 +123,7 @@ def plain_backward(
         grads[root] = seed if total is None else total + seed
     if WRITES.count and check_versions is not None:
         check_versions(list(grads))
-    value, none_yet, passed_on = Value, NO_GRADIENT, _PASSED_ON
+    value, none_yet, passed_on, steps = Value, NO_GRADIENT, _PASSED_ON, STEPS
     # Last node first. Setting a key's value while the dict is walked is allowed (its size
     # never changes), and a node's value is read only when the walk reaches it: after every
     # node that uses it has passed its contribution on.
@@ -154,8 +155,13 @@ def plain_backward(
             if dx is not None:
                 total = grads[x]
                 grads[x] = dx if total is None else total + dx
-        elif type(x) is tuple:  # n operands, all Values
-            _of_many(grads, node, grad, node._made_by)
+        elif type(x) is tuple:  # n operands, all Values: the step written out, or the rule
+            op = node._made_by
+            step = steps[op, len(x)]
+            if step is None:
+                many_by_rule(grads, node, grad, op)
+            else:
+                step(grads, node, grad)
         elif x is not None:  # a number among two operands, a subclass (a leaf has none)
             _by_arity(grads, node, grad, node._made_by)
 
@@ -175,7 +181,7 @@ def _by_arity(grads: dict[Value, Any], node: Value, grad: Any, op: Op) -> None:
         (dx,) = op.rule(grad, x.data, node.data)
         _pass(grads, x, dx)
     else:
-        _of_many(grads, node, grad, op)
+        many_by_rule(grads, node, grad, op)
 
 
 def _with_number(grads: dict[Value, Any], node: Value, grad: Any, op: Op) -> None:
@@ -196,8 +202,9 @@ def _with_number(grads: dict[Value, Any], node: Value, grad: Any, op: Op) -> Non
         _pass(grads, y, dy)  # type: ignore[arg-type]
 
 
-def _of_many(grads: dict[Value, Any], node: Value, grad: Any, op: Op) -> None:
-    """A node of n operands, all Values (a sum, a dot product, a neuron)."""
+def many_by_rule(grads: dict[Value, Any], node: Value, grad: Any, op: Op) -> None:
+    """A node of n operands, all Values (a sum, a dot product, a neuron), by calling its rule
+    (the walk runs the step ``unrolled.py`` writes out from the op's ``Code`` where it has one)."""
     operands: tuple[Value, ...] = node._x  # type: ignore[assignment]
     contributions = op.rule(grad, *[v.data for v in operands], node.data)
     for x, contribution in zip(operands, contributions):  # (_pass, written out: once per edge)

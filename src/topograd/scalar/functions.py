@@ -85,8 +85,25 @@ def affine(ws: Sequence[Value | Real], xs: Sequence[Value | Real], b: Value | Re
 
 def neuron(ws: Sequence[Value], xs: Sequence[Value], b: Value, relu: bool) -> Value:
     """relu(w . x + b) as one ``neuron`` node, or w . x + b as one ``affine`` node, for callers
-    that hold Values already, of one length (``nn.Neuron``): no checks, the hot path."""
-    data = floats.dot_of([w.data for w in ws], [x.data for x in xs]) + b.data
-    if relu:  # floats.relu, written out as Value.relu does: the hottest line of a network
-        return new_node(0.0 if data < 0.0 else data, neuron_op, (*ws, *xs, b))
-    return new_node(data, affine_op, (*ws, *xs, b))
+    that hold Values already (``nn.Neuron``): the hot path."""
+    return neurons([(ws, b, relu)], xs)[0]
+
+
+Unit = tuple[Sequence[Value], Value, bool]
+
+
+def neurons(units: Sequence[Unit], xs: Sequence[Value]) -> list[Value]:
+    """``neuron`` for each unit (ws, b, relu) of a layer, on the same inputs ``xs``, their
+    numbers read once for all (``nn.Layer``): the hot path, its one check the lengths."""
+    numbers = [x.data for x in xs]
+    n = len(numbers)
+    out = []
+    for ws, b, relu in units:
+        if len(ws) != n:
+            raise ValueError(f"a neuron of {len(ws)} inputs got {n}")
+        data = floats.dot_of([w.data for w in ws], numbers) + b.data
+        if relu:  # floats.relu, written out as Value.relu does: the hottest line of a network
+            out.append(new_node(0.0 if data < 0.0 else data, neuron_op, (*ws, *xs, b)))
+        else:
+            out.append(new_node(data, affine_op, (*ws, *xs, b)))
+    return out
