@@ -7,7 +7,9 @@ from __future__ import annotations
 
 import ctypes
 import json
+import math
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -18,11 +20,42 @@ import pytest
 import topograd as tg
 from topograd.grading import FOLLOWS, Report, grade
 from topograd.grading.inside.probes import PROBES
-from topograd.grading.lesson import points
+from topograd.grading.lesson import Draw, drawn
+from topograd.grading.objectives import fmt
 from topograd.grading.runner import Spawned, measure
 from topograd.grading.sandbox import Submission
 
 CORRECT = (Path(__file__).parent / "engines" / "lesson_engine.py").read_text()
+SEED = 1204  # the points of the grades below (any seed's points tell every mistake apart)
+
+
+def facts(at: Draw) -> dict[str, str]:
+    """The numbers a diagnosis quotes at the points ``at``, as the report writes them."""
+    (add_a, add_b), (mul_a, mul_b) = at.ops["add"][0], at.ops["mul"][0]
+    (k, m), x, (pow_x,), (exp_x,) = at.diamond, at.shared, at.ops["pow"][0], at.ops["exp"][0]
+    a, b, c = at.lesson
+    t = math.tanh(a * b + c)
+    numbers = {
+        "add_a": add_a,
+        "add_b": add_b,
+        "mul_a": mul_a,
+        "mul_b": mul_b,
+        "k": k,
+        "m": m,
+        "k_m": k + m,
+        "x": x,
+        "stale": 6 * x + 2,  # y = x*x + x, backward twice with stale inner gradients
+        "chain": at.chain,
+        "chain_mul_b": at.chain * mul_b,
+        "pow_x": pow_x,
+        "pow_wrong": 3 * pow_x**3,
+        "exp_x": exp_x,
+        "de_da": (1 - t * t) * b,
+    }
+    return {name: fmt(v) for name, v in numbers.items()}
+
+
+FACTS = facts(drawn(SEED))
 
 RECURSIVE_ORDER = """        topo, visited = [], set()
 
@@ -99,8 +132,8 @@ MUTANTS: dict[str, tuple[list[tuple[str, str]], str, str]] = {
     "overwrites at shared nodes": (
         [(ADD_RULE, ADD_RULE.replace("+=", "="))],
         "accumulate",
-        "gradients at a shared node are overwritten, not accumulated: y = x + x gives dy/dx = 1, "
-        "expected 2 (use += in _backward)",
+        "gradients at a shared node are overwritten, not accumulated: y = x + x at x = {x} gives "
+        "dy/dx = 1, expected 2 (use += in _backward)",
     ),
     "tanh's rule from the input": (
         [("(1 - t**2)", "(1 - self.data**2)")],
@@ -116,18 +149,18 @@ MUTANTS: dict[str, tuple[list[tuple[str, str]], str, str]] = {
         [("for node in reversed(topo):", "for node in topo:")],
         "order",
         "nodes run before all their users (not reverse topological order): on the diamond "
-        "b = a*2, c = a*5, d = b + c, a gets 0, expected 7",
+        "b = a*{k}, c = a*{m}, d = b + c, a gets 0, expected {k_m}",
     ),
     "no visited set": (
         [("elif node not in visited:", "else:")],
         "visited",
-        "a node is visited twice in the order (no visited set): on y = a*2 + a*5 with a = x*3",
+        "a node is visited twice in the order (no visited set): on y = a*{k} + a*{m} with a = x*3",
     ),
     "stale second backward": (
         [("                node.grad = 0.0\n", "                pass\n")],
         "twice",
         "backward twice re-propagates stale gradients: a second y.backward() on y = x*x + x at "
-        "x = 3 gives dy/dx = 20",
+        "x = {x} gives dy/dx = {stale}",
     ),
     "recursive order": (
         [(ITERATIVE_ORDER, RECURSIVE_ORDER)],
@@ -140,13 +173,14 @@ MUTANTS: dict[str, tuple[list[tuple[str, str]], str, str]] = {
             ("other.grad += self.data * out.grad", "other.grad += other.data * out.grad"),
         ],
         "mul",
-        "mul's rule gives each input its own value, not the other's: a * b at a = 2, b = -3 "
-        "gives da = 2, db = -3, expected -3, 2",
+        "mul's rule gives each input its own value, not the other's: a * b at a = {mul_a}, "
+        "b = {mul_b} gives da = {mul_a}, db = {mul_b}, expected {mul_b}, {mul_a}",
     ),
     "wrong add rule": (
         [("            other.grad += out.grad\n", "")],
         "add",
-        "add's rule updates only its first input: a + b at a = 2, b = -3 gives da = 1, db = 0",
+        "add's rule updates only its first input: a + b at a = {add_a}, b = {add_b} gives "
+        "da = 1, db = 0",
     ),
     "never zeroed": (
         [("        self.grad = 0.0\n", "        self.grad = 1.0\n")],
@@ -162,7 +196,8 @@ MUTANTS: dict[str, tuple[list[tuple[str, str]], str, str]] = {
     "loop variable bound late": (
         [(ADD_RULE, LATE_BOUND)],
         "binding",
-        "every update went to the last input: a + b at a = 2, b = -3 gives da = 0, db = 2",
+        "every update went to the last input: a + b at a = {add_a}, b = {add_b} gives da = 0, "
+        "db = 2",
     ),
     "ignores the upstream gradient": (
         [
@@ -170,8 +205,8 @@ MUTANTS: dict[str, tuple[list[tuple[str, str]], str, str]] = {
             ("other.grad += self.data * out.grad", "other.grad += self.data"),
         ],
         "chain",
-        "mul's rule ignores the upstream gradient: (a * b) * -2.5 gives da = -3, expected "
-        "-2.5 × -3 = 7.5 (multiply by out.grad)",
+        "mul's rule ignores the upstream gradient: (a * b) * {chain} gives da = {mul_b}, "
+        "expected {chain} × {mul_b} = {chain_mul_b} (multiply by out.grad)",
     ),
     "no __rmul__": (
         [("    def __rmul__(self, other):\n        return self * other\n", "")],
@@ -182,7 +217,8 @@ MUTANTS: dict[str, tuple[list[tuple[str, str]], str, str]] = {
     "pow keeps the exponent": (
         [("n * self.data ** (n - 1)", "n * self.data**n")],
         "pow",
-        "pow's rule keeps the exponent: n·xⁿ instead of n·xⁿ⁻¹: x ** 3 at x = 2 gives dx = 24",
+        "pow's rule keeps the exponent: n·xⁿ instead of n·xⁿ⁻¹: x ** 3 at x = {pow_x} gives "
+        "dx = {pow_wrong}",
     ),
 }
 
@@ -205,7 +241,8 @@ MUTANTS.update(
         "rules run in depth-first pre-order": (
             [(PASS, PRE_ORDER)],
             "visited",
-            "a node ran before all its users: on y = a*2 + a*5 with a = x*3 at x = 3, x gets ",
+            "a node ran before all its users: on y = a*{k} + a*{m} with a = x*3 at x = {x}, x "
+            "gets ",
         ),
         "tanh built of a wrong exp": (
             [
@@ -213,7 +250,8 @@ MUTANTS.update(
                 ("self.grad += out.data * out.grad", "self.grad += self.data * out.grad"),
             ],
             "exp",
-            "exp's rule uses the input, not the output eˣ: exp(x) at x = 0.5 gives dx = 0.5",
+            "exp's rule uses the input, not the output eˣ: exp(x) at x = {exp_x} gives "
+            "dx = {exp_x}",
         ),
         "numbers not wrapped in mul": (
             [
@@ -226,6 +264,19 @@ MUTANTS.update(
             "numbers",
             "x * 2 raises AttributeError: 'int' object has no attribute 'data' (wrap a number "
             "in a Value in __mul__)",
+        ),
+        "numbers wrapped only when ints": (
+            [
+                (
+                    "        other = other if isinstance(other, Value) else Value(other)\n"
+                    "        out = Value(self.data * other.data",
+                    "        other = Value(other) if isinstance(other, int) else other\n"
+                    "        out = Value(self.data * other.data",
+                )
+            ],
+            "numbers",
+            "x * 2.5 raises AttributeError: 'float' object has no attribute 'data' (wrap a "
+            "number in a Value in __mul__)",
         ),
         "nodes equal by data": (
             [("    def __repr__", BY_DATA)],
@@ -257,20 +308,21 @@ def said(report: Report) -> dict[str, str]:
 
 
 def test_the_correct_engine_passes_every_objective(tmp_path: Path) -> None:
-    report = grade(engine_file(tmp_path, CORRECT))
+    report = grade(engine_file(tmp_path, CORRECT), seed=SEED)
     assert [row.id for row in report.rows if row.status != "pass"] == []
     assert report.status == 0 and report.passed
     assert report.engine == "Value from engine.py"
     lesson = next(row for row in report.rows if row.id == "lesson")
-    assert "de/da = -0.00402285" in lesson.text and "PyTorch agree" in lesson.text
+    assert f"de/da = {FACTS['de_da']}" in lesson.text and "PyTorch agree" in lesson.text
+    assert report.seed == SEED
 
 
 @pytest.mark.parametrize("name", MUTANTS)
 def test_each_mistake_gets_its_own_diagnosis_and_no_other(tmp_path: Path, name: str) -> None:
     edits, objective, words = MUTANTS[name]
-    report = grade(engine_file(tmp_path, mutant(edits)))
+    report = grade(engine_file(tmp_path, mutant(edits)), seed=SEED)
     assert list(said(report)) == [objective], said(report)
-    assert words in said(report)[objective]
+    assert words.format(**FACTS) in said(report)[objective]
     warning = objective in ("twice", "deep")
     assert report.status == (0 if warning else 1)
     assert {row.status for row in report.rows} <= {"pass", "blocked"} | {
@@ -279,13 +331,13 @@ def test_each_mistake_gets_its_own_diagnosis_and_no_other(tmp_path: Path, name: 
 
 
 def test_micrograd_itself_passes_the_rules_with_its_two_known_warnings() -> None:
-    report = grade(micrograd.engine.Value)
+    report = grade(micrograd.engine.Value, seed=SEED)
     status = {row.id: row.status for row in report.rows}
     assert status["add"] == status["mul"] == status["pow"] == status["relu"] == "pass"
     assert status["tanh"] == status["exp"] == status["lesson"] == "skip"  # micrograd has none
     assert list(said(report)) == ["twice", "deep"]
     assert "micrograd 0.1.0 behaves so too" in said(report)["twice"]
-    assert "dy/dx = 20" in said(report)["twice"]
+    assert f"dy/dx = {FACTS['stale']}" in said(report)["twice"]
     assert said(report)["deep"].startswith("RecursionError at depth")
     assert report.status == 0
     assert grade(micrograd.engine.Value, require=("tanh",)).status == 1
@@ -339,7 +391,8 @@ def test_after_three_timeouts_the_rest_is_not_run(tmp_path: Path) -> None:
         "    def __mul__(self, other):\n        while True:\n            pass\n",
     )
     submission = Submission(file=engine_file(tmp_path, source))
-    request = {"class": "Value", "memory": 256, "points": points(), "cpu_seconds": 60}
+    at = drawn(SEED)
+    request = {"class": "Value", "memory": 256, "points": at.sent(), "cpu_seconds": 60}
     found = measure(
         lambda todo: Spawned(submission, {**request, "probes": todo}, sandboxed=True),
         list(PROBES),
@@ -351,7 +404,7 @@ def test_after_three_timeouts_the_rest_is_not_run(tmp_path: Path) -> None:
     assert errors.count("did not finish in 1.5 s (an endless loop?)") == 3
     assert found.outcomes["zero"].error.startswith("did not finish")  # x * Value(2.0)
     assert found.outcomes["op.add"].numbers == {
-        "0.value": -1.0,
+        "0.value": sum(at.ops["add"][0]),
         "0.ops": "+",
         "0.out": 1.0,
         "0.d0": 1.0,
@@ -445,13 +498,14 @@ def topograd(*argv: str) -> subprocess.CompletedProcess[str]:
 def test_the_command_prints_a_table_and_its_status(tmp_path: Path) -> None:
     good = topograd("grade", str(engine_file(tmp_path, CORRECT)))
     assert good.returncode == 0, good.stderr
-    assert good.stdout.startswith("Grading Value from engine.py against the lesson's objectives:")
+    assert good.stdout.startswith("Grading Value from engine.py against the lesson's objectives (")
     assert "25 objectives: 25 passed; every required objective passes." in good.stdout
     edits, _, words = MUTANTS["overwrites at shared nodes"]
-    bad = topograd("grade", str(engine_file(tmp_path, mutant(edits), "bad.py")))
+    bad = topograd("grade", str(engine_file(tmp_path, mutant(edits), "bad.py")), "--seed", "3")
     assert bad.returncode == 1
     assert "  FAIL     gradients add up (+=) where a node is used twice" in bad.stdout
-    assert " ".join(bad.stdout.split()).count(words) == 1
+    assert " ".join(bad.stdout.split()).count(words.format(**facts(drawn(3)))) == 1
+    assert "Grading Value from bad.py against the lesson's objectives (seed 3):" in bad.stdout
 
 
 def test_the_command_writes_json_for_an_autograder(tmp_path: Path) -> None:
@@ -460,6 +514,7 @@ def test_the_command_writes_json_for_an_autograder(tmp_path: Path) -> None:
     assert result.returncode == 1
     report = json.loads(result.stdout)
     assert report["status"] == 1 and report["passed"] is False
+    assert isinstance(report["seed"], int)
     failed = [o for o in report["objectives"] if o["status"] == "fail"]
     assert [o["id"] for o in failed] == [objective] and words in failed[0]["text"]
     assert {"id", "objective", "status", "text"} == set(failed[0])
@@ -554,5 +609,7 @@ def test_a_class_in_hand_that_hangs_is_stopped_in_its_fork() -> None:
 def test_the_teachers_guide_shows_the_sample_engines_real_report() -> None:
     docs = Path(__file__).parent.parent / "docs"
     guide = (docs / "grading.md").read_text()
-    shown = guide.split("Its report:\n\n```text\n", 1)[1].split("\n```", 1)[0]
-    assert shown == grade(docs / "examples" / "learner_engine.py").table()
+    shown = guide.split("shown):\n\n```text\n", 1)[1].split("\n```", 1)[0]
+    seed = re.search(r"objectives \(seed (\d+)\):", shown)
+    assert seed is not None, shown
+    assert shown == grade(docs / "examples" / "learner_engine.py", seed=int(seed[1])).table()

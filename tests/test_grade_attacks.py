@@ -30,6 +30,8 @@ from typing import Any
 import pytest
 
 from topograd.grading import sandbox
+from topograd.grading.inside.probes import PROBES
+from topograd.grading.lesson import drawn
 
 pytestmark = pytest.mark.skipif(
     bool(sandbox.unavailable()), reason=f"no sandbox here: {sandbox.unavailable()}"
@@ -427,3 +429,58 @@ def test_killing_the_grader_kills_what_the_child_started(classroom: Classroom) -
     while marked_processes(classroom.mark) and time.monotonic() < deadline:
         time.sleep(0.05)
     # (the classroom fixture asserts that no marked process is left)
+
+
+REPLAY = """
+import json
+RECORDED = json.loads(RECORDING)
+for fd in channels():
+    for message in RECORDED:
+        payload = json.dumps(message).encode()
+        os.write(fd, b"%08x" % len(payload) + payload)
+os._exit(0)
+"""
+RECORDED_AT = 271828  # the seed of the recorded run
+
+
+def recording(seed: int) -> list[dict[str, Any]]:
+    """What a correct engine's child sends, probe by probe, at the points of ``seed``."""
+    engine: dict[str, Any] = {}
+    exec(compile(CORRECT, "lesson_engine.py", "exec"), engine)
+    at = drawn(seed).sent()
+    run = [{"loaded": "Value"}]
+    return run + [
+        {"done": name, "numbers": probe(engine["Value"], at)} for name, probe in PROBES.items()
+    ]
+
+
+def test_a_recorded_correct_run_replayed_fails(classroom: Classroom) -> None:
+    """A file with no engine writes a correct engine's recorded messages onto the report pipe.
+    At the recording's own points (``--seed``) that passes: the frames are right. Graded as
+    a teacher grades, at points drawn afresh, the numbers are of the wrong points."""
+    replay = REPLAY.replace("RECORDING", repr(json.dumps(recording(RECORDED_AT))))
+    file = classroom.submit(FIND_CHANNEL + replay)
+    status, report, _ = graded(classroom, file, "--seed", str(RECORDED_AT))
+    assert status == 0 and report["seed"] == RECORDED_AT, rows(report)
+    status, report, _ = graded(classroom, file)
+    assert status == report["status"] == 1 and report["seed"] != RECORDED_AT
+    value = rows(report)["value"]  # Value(x) for the fresh x gave the recorded x back
+    assert value[0] == "fail" and value[1].startswith("Value("), rows(report)
+
+
+def test_the_child_is_sent_the_points_but_never_the_seed(classroom: Classroom) -> None:
+    """The file finds the request the child read and says, in its load error, what it holds."""
+    spy = """
+import inspect, json
+frames = [f.frame.f_locals for f in inspect.stack()]
+request = next(found["request"] for found in frames if "request" in found)
+raise RuntimeError(f"{sorted(request)} {sorted(request['points'])} {'SEED' in json.dumps(request)}")
+"""
+    seed = 3141592653
+    status, report, _ = graded(
+        classroom, classroom.submit(spy.replace("SEED", str(seed))), "--seed", str(seed)
+    )
+    assert status == 2 and report["seed"] == seed
+    assert report["load_error"].endswith(" False"), report["load_error"]
+    assert "'seed'" not in report["load_error"] and "'points'" in report["load_error"]
+    assert "'op.mul'" in report["load_error"] and "'diamond'" in report["load_error"]

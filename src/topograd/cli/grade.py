@@ -62,6 +62,13 @@ def add(commands: Any) -> None:
         help="grade without the sandbox where it cannot be made (warns what this leaves open)",
     )
     command.add_argument(
+        "--seed",
+        type=int,
+        metavar="N",
+        help="draw the probe points from this seed, to reproduce a grade (the report names "
+        "its seed; default: a fresh one)",
+    )
+    command.add_argument(
         "--memory", type=int, default=2048, help="MiB the learner's code may allocate"
     )
     command.add_argument(
@@ -95,6 +102,7 @@ def run(args: argparse.Namespace) -> int:
             path=args.path,
             module=args.module,
             unsafe_no_sandbox=args.unsafe_no_sandbox,
+            seed=args.seed,
         )
     except SandboxError as error:
         print(f"error: {error}", file=sys.stderr)

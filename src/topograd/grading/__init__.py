@@ -17,7 +17,7 @@ from typing import Any
 
 from . import passes  # noqa: F401 - registers the objectives of the backward pass
 from .inside.probes import PROBES
-from .lesson import BY_NAME, points
+from .lesson import BY_NAME, drawn
 from .report import Report, Row, judge
 from .runner import Child, Forked, Spawned, measure
 from .sandbox import UNSAFE, Submission, unavailable
@@ -84,6 +84,7 @@ def grade(
     path: Any = None,
     module: str | None = None,
     unsafe_no_sandbox: bool = False,
+    seed: int | None = None,
 ) -> Report:
     """Grade ``engine``: the path of a Python file holding a ``Value`` class (named
     ``class_name``; without one of that name, the file's only class with ``__add__``,
@@ -95,9 +96,14 @@ def grade(
     tanh, neg, sub, div, pow, exp, relu) fail the engine when missing; add and mul always do.
     A file is graded in a sandbox; where none can be made, SandboxError, unless
     ``unsafe_no_sandbox`` (which warns of what it leaves open).
+
+    The points probed are drawn afresh for each grade from ``seed`` (the report names it; the
+    same seed probes the same points, to reproduce a grade), and the learner's code is sent
+    the points, never the seed.
     """
     checked(require, timeout, memory, deadline)
-    names, at = list(PROBES), points()
+    names, draw = list(PROBES), drawn(seed)
+    at = draw.sent()
     if isinstance(engine, type):
         name = f"{engine.__module__}.{engine.__qualname__}"
 
@@ -122,7 +128,9 @@ def grade(
     else:
         raise TypeError(f"grade() takes a Value class or a file's path, not {type(engine)!r}")
     if isinstance(engine, type) and topograds(engine):
-        return Report(name, load_error=f"{topograds(engine)}, not a learner's own engine")
+        return Report(
+            name, load_error=f"{topograds(engine)}, not a learner's own engine", seed=draw.seed
+        )
     found = measure(launch, names, timeout, FOLLOWS, deadline)
     if found.load_error == TOPOGRAD_MISSING:
         found.load_error = (
@@ -130,7 +138,8 @@ def grade(
             "learner's own engine, not topograd's Value (or a wrapper of it)"
         )
     if found.load_error:
-        return Report(name, load_error=found.load_error, where=found.where)
+        return Report(name, load_error=found.load_error, where=found.where, seed=draw.seed)
     if not isinstance(engine, type):
         name = f"{found.class_name} from {name}"
-    return Report(name, judge(found.outcomes, frozenset({"add", "mul", *require})))
+    rows = judge(found.outcomes, draw, frozenset({"add", "mul", *require}))
+    return Report(name, rows, seed=draw.seed)

@@ -1,20 +1,26 @@
 """The ops of the lesson a learner's engine is graded on, with the hand maths of each: the
-point it is probed at (chosen so that the usual wrong rules give other numbers), its value
-there and its local partials, and the usual wrong rules by name.
+ranges its points are drawn from (chosen so that the usual wrong rules give other numbers), its
+value and its local partials, and the usual wrong rules by name.
 
-The child process builds each op on the learner's Values (``inside/ops.py``) at the points the
-grader sends it (``points()``), and the grader compares what came back with the hand maths.
+Each grade draws its points afresh from a seed (``drawn(seed)``): the child process is sent
+the points, never the seed, builds each op on the learner's Values there (``inside/ops.py``),
+and the grader compares what came back with the hand maths at the same points, so a recorded
+run cannot be replayed. The same seed draws the same points: a report names its seed.
 
 >>> [op.name for op in OPS]
 ['add', 'mul', 'tanh', 'neg', 'pow', 'exp', 'relu', 'sub', 'div']
 >>> OPS[1].partials(2.0, -3.0)
 (-3.0, 2.0)
+>>> drawn(7) == drawn(7) != drawn(8)
+True
 """
 
 from __future__ import annotations
 
 import math
 import operator
+import random
+import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -23,10 +29,10 @@ from .inside.ops import METHODS
 
 Point = tuple[float, ...]
 Partials = Callable[..., tuple[float, ...]]
+Span = tuple[float, float]  # a point's coordinate is drawn between these
 
-CHAIN_FACTOR = -2.5  # the upstream gradient an op's rule is probed under: (a * b) * -2.5
-LESSON_POINT = (2.0, -3.0, 10.0)  # e = tanh(a*b + c)
-SHARED_POINT = 3.0  # y = x*x + x
+POSITIVE: Span = (1.5, 3.5)  # a of a two-input op: a > 1, so that 1 and a tell apart
+NEGATIVE: Span = (-4.0, -1.5)  # b: of the other sign than a, so that no rule mixes them up
 
 
 @dataclass(frozen=True)
@@ -35,7 +41,7 @@ class LessonOp:
 
     name: str  # as the report names it: "mul"
     spelling: str  # "a * b"
-    points: tuple[Point, ...]  # where its rule is probed; the first also under CHAIN_FACTOR
+    spans: tuple[tuple[Span, ...], ...]  # where its rule is probed; the first also upstream
     value: Callable[..., float]  # the forward, by hand
     partials: Partials  # the local rule, by hand: one partial per input
     rule: str  # the rule in the lesson's words
@@ -75,7 +81,7 @@ OPS = (
     LessonOp(
         "add",
         "a + b",
-        ((2.0, -3.0),),
+        ((POSITIVE, NEGATIVE),),
         operator.add,
         lambda a, b: (1.0, 1.0),
         "1 to each input",
@@ -87,7 +93,7 @@ OPS = (
     LessonOp(
         "mul",
         "a * b",
-        ((2.0, -3.0),),
+        ((POSITIVE, NEGATIVE),),
         operator.mul,
         lambda a, b: (b, a),
         "each input gets the other's value",
@@ -106,7 +112,7 @@ OPS = (
     LessonOp(
         "tanh",
         "tanh(x)",
-        ((0.5,),),
+        (((0.3, 0.7),),),  # below 0.72, where 1 - t = 1 - t² (and t² = 1 - t² at 0.88)
         math.tanh,
         _tanh_rule,
         "1 - t², from the output t",
@@ -123,7 +129,7 @@ OPS = (
     LessonOp(
         "neg",
         "-x",
-        ((3.0,),),
+        ((POSITIVE,),),
         operator.neg,
         lambda x: (-1.0,),
         "-1",
@@ -132,7 +138,7 @@ OPS = (
     LessonOp(
         "pow",
         "x ** 3",
-        ((2.0,),),
+        ((POSITIVE,),),
         lambda x: x**3,
         lambda x: (3.0 * x**2,),
         "n·xⁿ⁻¹",
@@ -144,7 +150,7 @@ OPS = (
     LessonOp(
         "exp",
         "exp(x)",
-        ((0.5,),),
+        (((0.3, 0.9),),),
         math.exp,
         lambda x: (math.exp(x),),
         "the output itself, eˣ",
@@ -153,7 +159,7 @@ OPS = (
     LessonOp(
         "relu",
         "relu(x)",
-        ((2.0,), (-2.0,)),
+        ((POSITIVE,), (NEGATIVE,)),
         lambda x: max(x, 0.0),
         lambda x: (1.0 if x > 0 else 0.0,),
         "1 where x > 0, else 0",
@@ -165,7 +171,7 @@ OPS = (
     LessonOp(
         "sub",
         "a - b",
-        ((2.0, -3.0),),
+        ((POSITIVE, NEGATIVE),),
         operator.sub,
         lambda a, b: (1.0, -1.0),
         "1 to the first input, -1 to the second",
@@ -174,7 +180,7 @@ OPS = (
     LessonOp(
         "div",
         "a / b",
-        ((2.0, -3.0),),
+        ((POSITIVE, NEGATIVE),),
         operator.truediv,
         lambda a, b: (1.0 / b, -a / (b * b)),
         "1/b to a, -a/b² to b",
@@ -188,9 +194,56 @@ OPS = (
 BY_NAME = {op.name: op for op in OPS}
 
 
-def points() -> dict[str, Any]:
-    """The points the child measures at, as it is sent them: each op's, the upstream factor,
-    the lesson's example's and the shared node's."""
-    found: dict[str, Any] = {f"op.{op.name}": [list(p) for p in op.points] for op in OPS}
-    found.update(chain=CHAIN_FACTOR, lesson=list(LESSON_POINT), shared=SHARED_POINT)
-    return found
+def between(rng: random.Random, span: Span) -> float:
+    """A number drawn in ``span``, to two decimals (so that a diagnosis reads easily)."""
+    return round(rng.uniform(*span), 2)
+
+
+@dataclass(frozen=True)
+class Draw:
+    """Where one grade probes the learner's engine, drawn from its seed."""
+
+    seed: int
+    ops: dict[str, tuple[Point, ...]]  # each op's points, as its spans
+    chain: float  # the upstream gradient an op's rule is probed under: (a * b) * chain
+    lesson: tuple[float, float, float]  # a, b, c of e = tanh(a*b + c)
+    shared: float  # x of y = x*x + x, x + x, x * x, the plain numbers and backward twice
+    leaf: float  # Value(leaf).data must give it back
+    diamond: tuple[float, float]  # k, m of b = a*k, c = a*m, d = b + c: a gets k + m
+
+    def sent(self) -> dict[str, Any]:
+        """The points as the child is sent them (the seed stays with the grader)."""
+        found: dict[str, Any] = {
+            f"op.{name}": [list(p) for p in at] for name, at in self.ops.items()
+        }
+        found.update(
+            chain=self.chain,
+            lesson=list(self.lesson),
+            shared=self.shared,
+            leaf=self.leaf,
+            diamond=list(self.diamond),
+        )
+        return found
+
+
+def drawn(seed: int | None = None) -> Draw:
+    """The points of one grade, from ``seed`` (a fresh one, from the system's randomness,
+    when None)."""
+    if seed is None:
+        seed = secrets.randbits(32)
+    rng = random.Random(seed)
+    ops = {
+        op.name: tuple(tuple(between(rng, span) for span in point) for point in op.spans)
+        for op in OPS
+    }
+    a, b = between(rng, POSITIVE), between(rng, NEGATIVE)
+    n = between(rng, (0.5, 1.5))  # a*b + c, where tanh is neither flat nor straight
+    return Draw(
+        seed=seed,
+        ops=ops,
+        chain=between(rng, (-3.5, -1.5)),
+        lesson=(a, b, round(n - a * b, 2)),
+        shared=between(rng, (2.5, 4.0)),
+        leaf=between(rng, (1.5, 4.5)),
+        diamond=(between(rng, (1.5, 3.0)), between(rng, (4.0, 6.5))),
+    )

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Any, Literal
 
-from .lesson import BY_NAME, CORE, OPS, LessonOp, named
+from .lesson import BY_NAME, CORE, OPS, Draw, LessonOp, named
 from .messages import Outcome
 
 Status = Literal["pass", "fail", "warn", "skip", "blocked"]
@@ -40,10 +40,11 @@ def close(got: Any, want: float, tolerance: float = 1e-9) -> bool:
 
 
 class Results:
-    """The probes' outcomes, read by the objectives."""
+    """The probes' outcomes, read by the objectives, and the points they were taken at."""
 
-    def __init__(self, outcomes: dict[str, Outcome], require: Iterable[str] = ()) -> None:
+    def __init__(self, outcomes: dict[str, Outcome], at: Draw, require: Iterable[str] = ()) -> None:
         self.outcomes = outcomes
+        self.at = at
         self.require = frozenset(require)  # ops whose absence fails the engine
         self.status: dict[str, Status] = {}  # of the objectives judged so far
 
@@ -88,14 +89,15 @@ def wrong(text: str) -> Verdict:
 
 @objective("value", "Value(x) keeps its number in .data, with a .grad and backward()")
 def value(r: Results) -> Verdict:
-    found = r.numbers("value", "Value(2.0)")
-    if found["data"] != 2.0:
-        return wrong(f"Value(2.0).data is {fmt(found['data'])}, expected 2")
+    x = fmt(r.at.leaf)
+    found = r.numbers("value", f"Value({x})")
+    if found["data"] != r.at.leaf:
+        return wrong(f"Value({x}).data is {fmt(found['data'])}, expected {x}")
     if not found["grad"]:
-        return wrong("Value(2.0) has no .grad attribute")
+        return wrong(f"Value({x}) has no .grad attribute")
     if not found["backward"]:
-        return wrong("Value(2.0) has no backward() method")
-    return ok("Value(2.0).data = 2, with .grad and backward()")
+        return wrong(f"Value({x}) has no backward() method")
+    return ok(f"Value({x}).data = {x}, with .grad and backward()")
 
 
 @objective("zero", "gradients start at zero", needs=["value"])
@@ -143,11 +145,12 @@ def binding(r: Results) -> Verdict:
     for op in OPS[:2]:  # a + b and a * b
         found = r.outcomes[f"op.{op.name}"].numbers or {}
         first, second = found.get("0.d0"), found.get("0.d1")
-        want = op.partials(*op.points[0])
+        point = r.at.ops[op.name][0]
+        want = op.partials(*point)
         if first == 0.0 and isinstance(second, float) and second not in (0.0, want[1]):
             return wrong(
                 f"every update went to the last input: {op.spelling} at "
-                f"{point_text(op.points[0])} gives da = 0, db = {fmt(second)}, expected "
+                f"{point_text(point)} gives da = 0, db = {fmt(second)}, expected "
                 f"{fmt(want[0])} and {fmt(want[1])} (a _backward defined in a loop uses the "
                 "loop variable after the loop ended: bind it when the function is made, "
                 "def update(node=node): ...)"
@@ -170,7 +173,7 @@ def judge_op(op: LessonOp, r: Results) -> Verdict:
         if op.name in r.require:
             return wrong(f"the class has no {op.method} (needed for {op.spelling})")
         return Verdict("skip", f"the class has no {op.method}: {op.spelling} not graded")
-    verdict = judge_rule(op, found)
+    verdict = judge_rule(op, found, r.at)
     failed = tuple(p for p in parts_of(op, r) if r.status.get(p) == "fail" or wrong_alone(p, r))
     if verdict.status == "fail" and failed:  # the mistake is in an op it is built of
         return Verdict("blocked", f"{op.spelling} is built of {', '.join(failed)} here", failed)
@@ -191,13 +194,13 @@ def wrong_alone(name: str, r: Results) -> bool:
     return (
         found is not None
         and not found.get("missing")
-        and (judge_rule(BY_NAME[name], found).status == "fail")
+        and (judge_rule(BY_NAME[name], found, r.at).status == "fail")
     )
 
 
-def judge_rule(op: LessonOp, found: dict[str, Any]) -> Verdict:
+def judge_rule(op: LessonOp, found: dict[str, Any], draw: Draw) -> Verdict:
     checked = []
-    for i, point in enumerate(op.points):
+    for i, point in enumerate(draw.ops[op.name]):
         at = f"{op.spelling} at {point_text(point)}"
         want = op.value(*point)
         got = found[f"{i}.value"]

@@ -10,7 +10,7 @@ from collections.abc import Callable
 from typing import Any
 
 from .inside.probes import DEFAULT_RECURSION_LIMIT, DEPTHS, NUMBER_EXPRESSIONS
-from .lesson import BY_NAME, CHAIN_FACTOR, CORE, LESSON_POINT, OPS, SHARED_POINT
+from .lesson import BY_NAME, CORE, OPS
 from .objectives import (
     ProbeError,
     Results,
@@ -33,31 +33,39 @@ OVERWRITTEN = (
 
 @objective("accumulate", "gradients add up (+=) where a node is used twice", needs=["add", "mul"])
 def accumulate(r: Results) -> Verdict:
-    for probe, graph, want in (("shared.add", "y = x + x", 2.0), ("shared.mul", "y = x * x", 6.0)):
+    x = r.at.shared
+    at = f"at x = {fmt(x)}"
+    for probe, graph, want in (
+        ("shared.add", "y = x + x", 2.0),
+        ("shared.mul", "y = x * x", 2 * x),
+    ):
         got = r.numbers(probe, graph)["dx"]
         if not close(got, want):
             if close(got, want / 2):
+                graph = f"{graph} {at}"
                 return wrong(OVERWRITTEN.format(graph=graph, got=fmt(got), want=fmt(want)))
-            return wrong(f"{graph} at x = 3 gives dy/dx = {fmt(got)}, expected {fmt(want)}")
-    return ok("y = x + x gives 2, y = x * x gives 6 at x = 3")
+            return wrong(f"{graph} {at} gives dy/dx = {fmt(got)}, expected {fmt(want)}")
+    return ok(f"y = x + x gives 2, y = x * x gives {fmt(2 * x)} {at}")
 
 
-@objective("numbers", "plain numbers on either side: x * 2, x + 2, 2 * x, 2 + x", ["add", "mul"])
+@objective(
+    "numbers", "plain numbers, ints and floats, on either side: x * 2, 2.5 + x", ["add", "mul"]
+)
 def numbers(r: Results) -> Verdict:
     found = r.numbers("numbers", "x * 2")
-    x = SHARED_POINT
+    x = r.at.shared
     for text, build in NUMBER_EXPRESSIONS.items():
         if f"{text}.error" in found:
             error = found[f"{text}.error"]
             return wrong(f"{text} raises {error}{number_hint(text, error)}")
-        want, grad = build(x), (2.0 if "*" in text else 1.0)
+        want, grad = build(x), (float(build(1.0) - build(0.0)))
         got, got_grad = found[f"{text}.value"], found[f"{text}.grad"]
         if not close(got, want) or not close(got_grad, grad):
             return wrong(
-                f"{text} at x = 3 gives {fmt(got)} and dx = {fmt(got_grad)}, expected "
+                f"{text} at x = {fmt(x)} gives {fmt(got)} and dx = {fmt(got_grad)}, expected "
                 f"{fmt(want)} and {fmt(grad)}"
             )
-    return ok("x * 2, x + 2, 2 * x and 2 + x at x = 3: values and gradients")
+    return ok(f"{', '.join(NUMBER_EXPRESSIONS)} at x = {fmt(x)}: values and gradients")
 
 
 def number_hint(text: str, error: str) -> str:
@@ -74,10 +82,11 @@ def number_hint(text: str, error: str) -> str:
 
 @objective("order", "backward runs in reverse topological order", needs=["accumulate"])
 def order(r: Results) -> Verdict:
-    graph = "the diamond b = a*2, c = a*5, d = b + c"
+    k, m = r.at.diamond
+    graph = f"the diamond b = a*{fmt(k)}, c = a*{fmt(m)}, d = b + c"
     got = r.numbers("diamond", graph)["da"]
-    if close(got, 7.0):
-        return ok(f"on {graph}, a gets 7")
+    if close(got, k + m):
+        return ok(f"on {graph}, a gets {fmt(k + m)}")
     why = (
         " (append each node to the order after its inputs, and run _backward over the order "
         "reversed)"
@@ -86,7 +95,7 @@ def order(r: Results) -> Verdict:
     )
     return wrong(
         f"nodes run before all their users (not reverse topological order): on {graph}, "
-        f"a gets {fmt(got)}, expected 7{why}"
+        f"a gets {fmt(got)}, expected {fmt(k + m)}{why}"
     )
 
 
@@ -96,18 +105,18 @@ for _op in OPS[CORE:]:  # built of several nodes, perhaps with numbers (-x as x 
 
 @objective("chain", "each rule multiplies by the upstream gradient (chain rule)", needs=["order"])
 def chain(r: Results) -> Verdict:
-    checked, faults = [], []
+    checked, faults, factor = [], [], r.at.chain
     for op in OPS:
         alone = r.outcomes[f"op.{op.name}"].numbers
         if alone is None or alone.get("missing"):
             continue
-        graph = f"({op.spelling}) * {CHAIN_FACTOR}"
+        graph = f"({op.spelling}) * {fmt(factor)}"
         found = r.numbers(f"chain.{op.name}", graph)
-        for j, name in enumerate(partial_names(op.points[0])):
+        for j, name in enumerate(partial_names(r.at.ops[op.name][0])):
             local, got = alone[f"0.d{j}"], found[f"d{j}"]
-            if not isinstance(local, float) or close(got, CHAIN_FACTOR * local):
+            if not isinstance(local, float) or close(got, factor * local):
                 continue
-            want = f"{CHAIN_FACTOR} × {fmt(local)} = {fmt(CHAIN_FACTOR * local)}"
+            want = f"{fmt(factor)} × {fmt(local)} = {fmt(factor * local)}"
             fault = f"{graph} gives {name} = {fmt(got)}, expected {want}"
             if close(got, local):
                 fault = (
@@ -123,25 +132,28 @@ def chain(r: Results) -> Verdict:
         also = [name for name, _ in faults[1:] if first not in parts_of(BY_NAME[name], r)]
         more = f"; so {'does' if len(also) == 1 else 'do'} {', '.join(also)}" if also else ""
         return wrong(faults[0][1] + more)
-    return ok(f"under an upstream gradient of {CHAIN_FACTOR}: {', '.join(checked)}")
+    return ok(f"under an upstream gradient of {fmt(factor)}: {', '.join(checked)}")
 
 
 @objective("visited", "each node's rule runs once, after all its users", needs=["chain"])
 def visited(r: Results) -> Verdict:
-    graph = "y = a*2 + a*5 with a = x*3"
+    (k, m), x = r.at.diamond, fmt(r.at.shared)
+    graph = f"y = a*{fmt(k)} + a*{fmt(m)} with a = x*3"
+    want = 3 * (k + m)
     got = r.numbers("used_twice", graph)["dx"]
-    if close(got, 21.0):
-        return ok(f"{graph}: a's rule ran once, after both its users; x gets 21")
-    if isinstance(got, float) and got > 21.0:
+    if close(got, want):
+        return ok(f"{graph}: a's rule ran once, after both its users; x gets {fmt(want)}")
+    if isinstance(got, float) and got > want:
         return wrong(
-            f"a node is visited twice in the order (no visited set): on {graph} at x = 3, "
-            f"x gets {fmt(got)}, expected 21: a's rule ran more than once (keep a set of "
-            "visited nodes, and run each node's _backward once, from a topological order)"
+            f"a node is visited twice in the order (no visited set): on {graph} at x = {x}, "
+            f"x gets {fmt(got)}, expected {fmt(want)}: a's rule ran more than once (keep a set "
+            "of visited nodes, and run each node's _backward once, from a topological order)"
         )
     return wrong(
-        f"a node ran before all its users: on {graph} at x = 3, x gets {fmt(got)}, expected "
-        "21: a's rule ran before a*2 and a*5 had both added to a.grad (append a node to the "
-        "order after all its inputs, a depth-first post-order, and run the order reversed)"
+        f"a node ran before all its users: on {graph} at x = {x}, x gets {fmt(got)}, expected "
+        f"{fmt(want)}: a's rule ran before a*{fmt(k)} and a*{fmt(m)} had both added to a.grad "
+        "(append a node to the order after all its inputs, a depth-first post-order, and run "
+        "the order reversed)"
     )
 
 
@@ -151,17 +163,21 @@ def visited(r: Results) -> Verdict:
     needs=["visited"],
 )
 def postorder(r: Results) -> Verdict:
+    x = r.at.shared
+    want = 2 + 4 * x  # y = 2x + 2x²
     found = r.numbers("uneven", "y = a + (a*a)*0.5 with a = x*2")
     for key, graph in (("dx", "y = a + (a*a)*0.5"), ("dx_swapped", "y = (a*a)*0.5 + a")):
         got = found[key]
-        if not close(got, 14.0):
+        if not close(got, want):
             return wrong(
                 f"a node ran before all its users had added their parts (breadth-first order, "
-                f"not depth-first post-order): on {graph} with a = x*2 at x = 3, x gets "
-                f"{fmt(got)}, expected 14 (append a node to the order after all its inputs, "
-                "by depth-first search)"
+                f"not depth-first post-order): on {graph} with a = x*2 at x = {fmt(x)}, x gets "
+                f"{fmt(got)}, expected {fmt(want)} (append a node to the order after all its "
+                "inputs, by depth-first search)"
             )
-    return ok("y = a + (a*a)*0.5 and y = (a*a)*0.5 + a with a = x*2: x gets 14")
+    return ok(
+        f"y = a + (a*a)*0.5 and y = (a*a)*0.5 + a with a = x*2 at x = {fmt(x)}: x gets {fmt(want)}"
+    )
 
 
 @objective("identity", "nodes with equal numbers stay distinct nodes", needs=["postorder"])
@@ -220,51 +236,56 @@ def end_to_end(
 
 @objective(
     "lesson",
-    "the lesson's example e = tanh(a*b + c) at a = 2, b = -3, c = 10",
+    "the lesson's example e = tanh(a*b + c)",
     needs=["tanh", "chain", "postorder"],
 )
 def lesson(r: Results) -> Verdict:
-    a, b, c = LESSON_POINT
+    a, b, c = r.at.lesson
     t = math.tanh(a * b + c)
     return end_to_end(
         r,
         "lesson",
-        "e = tanh(a*b + c)",
+        f"e = tanh(a*b + c) at a = {fmt(a)}, b = {fmt(b)}, c = {fmt(c)}",
         lambda a, b, c: (a * b + c).tanh(),
-        LESSON_POINT,
+        r.at.lesson,
         t,
         ((1 - t * t) * b, (1 - t * t) * a, 1 - t * t),
         ("de/da", "de/db", "de/dc"),
     )
 
 
-@objective("shared", "y = x*x + x at x = 3: dy/dx = 2x + 1 = 7", needs=["chain", "postorder"])
+@objective("shared", "y = x*x + x: dy/dx = 2x + 1", needs=["chain", "postorder"])
 def shared(r: Results) -> Verdict:
-    x = SHARED_POINT
+    x = r.at.shared
+    graph = f"y = x*x + x at x = {fmt(x)}"
     return end_to_end(
-        r, "shared", "y = x*x + x", lambda x: x * x + x, (x,), x * x + x, (2 * x + 1,), ("dy/dx",)
+        r, "shared", graph, lambda x: x * x + x, (x,), x * x + x, (2 * x + 1,), ("dy/dx",)
     )
 
 
 @objective("twice", "backward() twice on one graph", needs=["postorder", "chain"], warning=True)
 def twice(r: Results) -> Verdict:
     found = r.numbers("backward_twice", "y = x*x + x; y.backward(); y.backward()")
-    first, second = found["first"], found["second"]
-    if close(second, 14.0):
-        return ok("y = x*x + x: 7, then 14: the second pass adds to x.grad, as PyTorch's")
-    if close(second, 7.0):
-        return ok("y = x*x + x: 7, then 7: each pass starts afresh")
-    if close(second, 20.0):
+    first, second, x = found["first"], found["second"], r.at.shared
+    once, graph = 2 * x + 1, f"y = x*x + x at x = {fmt(x)}"
+    # stale: x*x kept its gradient 1 and gets 1 more, so x gets 2x + 1, then 1 + 2·2x
+    added, afresh, stale = fmt(2 * once), fmt(once), 6 * x + 2
+    if close(second, 2 * once):
+        return ok(f"{graph}: {afresh}, then {added}: the second pass adds to x.grad, as PyTorch's")
+    if close(second, once):
+        return ok(f"{graph}: {afresh}, then {afresh}: each pass starts afresh")
+    if close(second, stale):
         return Verdict(
             "warn",
-            "backward twice re-propagates stale gradients: a second y.backward() on y = x*x + x "
-            f"at x = 3 gives dy/dx = {fmt(second)}, expected 14 (added, as PyTorch) or 7 "
+            f"backward twice re-propagates stale gradients: a second y.backward() on {graph} "
+            f"gives dy/dx = {fmt(second)}, expected {added} (added, as PyTorch) or {afresh} "
             "(afresh): inner nodes kept their gradients from the first pass and passed them on "
             "again (zero every node's grad before the pass). micrograd 0.1.0 behaves so too: "
             "harmless while each step builds a new graph and zeroes the parameters' gradients",
         )
     return Verdict(
-        "warn", f"y = x*x + x gives dy/dx = {fmt(first)}, then {fmt(second)}: expected 14 or 7"
+        "warn",
+        f"{graph} gives dy/dx = {fmt(first)}, then {fmt(second)}: expected {added} or {afresh}",
     )
 
 

@@ -9,6 +9,7 @@ from collections import Counter
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from .lesson import Draw
 from .messages import Outcome
 from .objectives import OBJECTIVES, ProbeError, Results, Status, Verdict
 
@@ -37,10 +38,10 @@ class Row:
     text: str  # the diagnosis; what was verified; or why it was not
 
 
-def judge(outcomes: dict[str, Outcome], require: frozenset[str]) -> list[Row]:
-    """Every objective judged in turn. One that builds on a failure is blocked: it says no
-    more than which failures it waits for."""
-    r = Results(outcomes, require)
+def judge(outcomes: dict[str, Outcome], at: Draw, require: frozenset[str]) -> list[Row]:
+    """Every objective judged in turn, on what the probes measured at the points ``at``. One
+    that builds on a failure is blocked: it says no more than which failures it waits for."""
+    r = Results(outcomes, at, require)
     status, titles = r.status, {o.id: o.title for o in OBJECTIVES}
     roots: dict[str, list[str]] = {}  # a failed or blocked objective -> the failures under it
     rows = []
@@ -77,6 +78,7 @@ class Report:
     rows: list[Row] = field(default_factory=list)
     load_error: str = ""
     where: str = ""  # the learner's line the load error came from
+    seed: int | None = None  # the seed the grade's points were drawn from
 
     @property
     def status(self) -> int:
@@ -100,7 +102,8 @@ class Report:
         """The report as text: a row per objective, its diagnosis or what was verified below."""
         if self.load_error:
             return self.summary() + (f"\n  {self.where}" if self.where else "")
-        lines = [f"Grading {self.engine} against the lesson's objectives:", ""]
+        seed = f" (seed {self.seed})" if self.seed is not None else ""
+        lines = [f"Grading {self.engine} against the lesson's objectives{seed}:", ""]
         for row in self.rows:
             lines.append(f"  {LABELS[row.status]:<8} {row.objective}")
             if row.status == "blocked":  # its text names a failure already shown
@@ -119,6 +122,7 @@ class Report:
             "passed": self.passed,
             "load_error": self.load_error or None,
             "where": self.where or None,
+            "seed": self.seed,
             "objectives": [asdict(row) for row in self.rows],
             "summary": self.summary(),
         }

@@ -17,7 +17,7 @@ from typing import Any
 from .ops import BUILDS, METHODS
 
 Numbers = dict[str, float | str | bool]
-Points = dict[str, Any]  # the grader's: "op.mul" -> [[a, b], ...], "chain", "lesson", "shared"
+Points = dict[str, Any]  # the grader's draw: "op.mul" -> [[a, b], ...], "chain", "shared", ...
 Probe = Callable[[Any, Points], Numbers]
 
 STEP = 6.055454452393343e-06  # cbrt(machine epsilon): the central step with the least error
@@ -99,7 +99,7 @@ def under_upstream(op: str) -> Probe:
 
 
 def value(cls: Any, at: Points) -> Numbers:
-    x = cls(2.0)
+    x = cls(at["leaf"])
     return {
         "data": number(x.data),
         "grad": hasattr(x, "grad"),
@@ -114,7 +114,7 @@ def zero(cls: Any, at: Points) -> Numbers:
 
 
 def seed(cls: Any, at: Points) -> Numbers:
-    a, b = cls(2.0), cls(-3.0)
+    a, b = (cls(x) for x in at["op.mul"][0])
     y = a * b
     y.backward()
     return {"out": number(y.grad), "da": number(a.grad), "db": number(b.grad)}
@@ -133,23 +133,25 @@ def shared_mul(cls: Any, at: Points) -> Numbers:
 
 
 def diamond(cls: Any, at: Points) -> Numbers:
-    """b = a*2, c = a*5, d = b + c: a gets 7."""
+    """b = a*k, c = a*m, d = b + c: a gets k + m."""
+    k, m = at["diamond"]
     a = cls(3.0)
-    (a * cls(2.0) + a * cls(5.0)).backward()
+    (a * cls(k) + a * cls(m)).backward()
     return {"da": number(a.grad)}
 
 
 def used_twice(cls: Any, at: Points) -> Numbers:
-    """a = x*3, y = a*2 + a*5: x gets 21 when a's rule runs once."""
+    """a = x*3, y = a*k + a*m: x gets 3(k + m) when a's rule runs once."""
+    k, m = at["diamond"]
     x = cls(at["shared"])
     a = x * cls(3.0)
-    (a * cls(2.0) + a * cls(5.0)).backward()
+    (a * cls(k) + a * cls(m)).backward()
     return {"dx": number(x.grad)}
 
 
 def uneven(cls: Any, at: Points) -> Numbers:
-    """a = x*2, y = a + (a*a)*0.5 (and the same summed the other way): x gets 14 when a waits
-    for (a*a)*0.5, two levels further from y, whatever order the operands come in."""
+    """a = x*2, y = a + (a*a)*0.5 (and the same summed the other way): x gets 2 + 4x when a
+    waits for (a*a)*0.5, two levels further from y, whatever order the operands come in."""
     found: Numbers = {}
     for name, first in (("dx", True), ("dx_swapped", False)):
         x = cls(at["shared"])
@@ -192,14 +194,14 @@ def measured(build: Callable[..., Any], cls: Any, point: tuple[float, ...]) -> N
 
 
 def lesson(cls: Any, at: Points) -> Numbers:
-    """The lesson's example, e = tanh(a*b + c) at 2, -3, 10."""
+    """The lesson's example, e = tanh(a*b + c)."""
     if not hasattr(cls, "tanh"):
         return {"missing": True}
     return measured(lambda a, b, c: (a * b + c).tanh(), cls, tuple(at["lesson"]))
 
 
 def shared(cls: Any, at: Points) -> Numbers:
-    """y = x*x + x at 3."""
+    """y = x*x + x."""
     return measured(lambda x: x * x + x, cls, (at["shared"],))
 
 
@@ -208,6 +210,10 @@ NUMBER_EXPRESSIONS: dict[str, Callable[[Any], Any]] = {  # the number on the rig
     "x + 2": lambda x: x + 2,
     "2 * x": lambda x: 2 * x,
     "2 + x": lambda x: 2 + x,
+    "x * 2.5": lambda x: x * 2.5,  # floats too: an engine may wrap only ints
+    "x + 2.5": lambda x: x + 2.5,
+    "2.5 * x": lambda x: 2.5 * x,
+    "2.5 + x": lambda x: 2.5 + x,
 }
 
 
