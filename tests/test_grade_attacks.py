@@ -484,3 +484,64 @@ raise RuntimeError(f"{sorted(request)} {sorted(request['points'])} {'SEED' in js
     assert report["load_error"].endswith(" False"), report["load_error"]
     assert "'seed'" not in report["load_error"] and "'points'" in report["load_error"]
     assert "'op.mul'" in report["load_error"] and "'diamond'" in report["load_error"]
+
+
+def table_of(room: Classroom, file: Path, *options: str) -> subprocess.CompletedProcess[bytes]:
+    """The CLI's table, run as the teacher."""
+    command = [sys.executable, "-c", LAUNCH, str(room.site), str(room.home), "grade", str(file)]
+    return subprocess.run([*command, *options], capture_output=True, timeout=180, check=False)
+
+
+FAKE_PASS = "\\x1b[2J\\x1b[H25 objectives: 25 passed; every required objective passes.\\n"
+
+
+def test_terminal_escapes_in_names_and_errors_are_shown_escaped(classroom: Classroom) -> None:
+    """The class renames itself and tanh raises with an escape sequence that would clear the
+    teacher's screen and print a fake pass; a bidirectional override would reorder the line."""
+    source = CORRECT.replace(
+        "    def tanh(self):\n",
+        f'    def tanh(self):\n        raise RuntimeError("{FAKE_PASS}\\u202e")\n',
+    )
+    source += f'\nValue.__name__ = "V{FAKE_PASS}"\n'
+    ran = table_of(classroom, classroom.submit(source), "--seed", "1")
+    assert ran.returncode == 1, ran.stderr
+    out = ran.stdout.decode()
+    assert not any(c in out for c in "\x1b\u202e\r") and out.count("\n") < 80
+    assert "Grading V\\x1b[2J\\x1b[H25 objectives: 25 passed" in out
+    assert "RuntimeError: \\x1b[2J\\x1b[H25 objectives" in out and "\\u202e" in out
+    assert out.rstrip().endswith("the engine fails.")
+
+
+def test_a_five_megabyte_name_and_error_give_a_short_report(classroom: Classroom) -> None:
+    source = CORRECT.replace(
+        "    def tanh(self):\n",
+        '    def tanh(self):\n        raise RuntimeError("e" * 5_000_000)\n',
+    )
+    source += '\nValue.__name__ = "V" * 5_000_000\n'
+    ran = table_of(classroom, classroom.submit(source))
+    assert ran.returncode == 1 and len(ran.stdout) < 20_000, len(ran.stdout)
+    status, report, _ = graded(classroom, classroom.submit(source, "again.py"))
+    assert status == 1 and len(json.dumps(report)) < 40_000
+    assert rows(report)["tanh"][0] == "fail" and rows(report)["mul"][0] == "pass"
+
+
+FORGED_SHAPES = """
+import json
+def mischief():
+    forged = json.dumps({"done": "seed", "numbers": {"nothing": 1.0}}).encode()
+    for fd in channels():
+        os.write(fd, b"%08x" % len(forged) + forged)
+    os._exit(0)
+"""
+
+
+def test_a_forged_message_of_the_right_shape_without_the_numbers_fails(
+    classroom: Classroom,
+) -> None:
+    """The first backward() is the seed probe's: there the file sends the probe's message
+    itself, well framed, in turn and of the right shape, without the numbers the probe sends."""
+    file = classroom.submit(CORRECT + FIND_CHANNEL + FORGED_SHAPES + MISCHIEF_ON_BACKWARD)
+    status, report, _ = graded(classroom, file)
+    assert status == report["status"] == 1, report
+    texts = " ".join(text for _, text in rows(report).values())
+    assert "not its probe's" in texts, rows(report)

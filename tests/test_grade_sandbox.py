@@ -5,6 +5,8 @@ bwrap cannot make its own)."""
 from __future__ import annotations
 
 import ast
+import json
+import resource
 import subprocess
 import sys
 from pathlib import Path
@@ -56,8 +58,14 @@ def nested_namespaces() -> None:
 def test_where_no_sandbox_can_be_made_a_file_is_not_graded() -> None:
     ran = grade_without_namespaces()
     assert ran.returncode == 3 and not ran.stdout
+    assert ran.stderr.startswith("error: the grader could not grade ")
     assert "lesson_engine.py is not graded, since bwrap cannot make the sandbox" in ran.stderr
     assert "--unsafe-no-sandbox" in ran.stderr and "your home" in ran.stderr
+    as_json = grade_without_namespaces("--json", "--seed", "5")
+    assert as_json.returncode == 3, as_json.stderr
+    report = json.loads(as_json.stdout)
+    assert report["status"] == 3 and report["passed"] is False and report["seed"] == 5
+    assert "bwrap cannot make the sandbox" in report["grader_error"] and not report["objectives"]
 
 
 @pytest.mark.usefixtures("nested_namespaces")
@@ -76,3 +84,21 @@ def test_topograds_own_value_in_hand_is_not_graded_as_a_learners() -> None:
     for cls in (tg.Value, Mine):
         report = tg.grade(cls)
         assert report.status == 2 and "is topograd's own Value or a subclass" in report.load_error
+
+
+def test_a_fault_of_the_graders_own_is_status_3_with_its_json() -> None:
+    """The grader run with 16 open files at most (a real limit, set before it starts) cannot
+    start its child: its own failure, status 3, not the engine's 1 or 2, and the JSON report
+    is written all the same."""
+
+    def few_files() -> None:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (16, 16))
+
+    command = [sys.executable, "-m", "topograd", "grade", str(CORRECT), "--json", "--seed", "9"]
+    ran = subprocess.run(
+        command, capture_output=True, text=True, timeout=120, check=False, preexec_fn=few_files
+    )
+    assert ran.returncode == 3, ran.stderr
+    report = json.loads(ran.stdout)
+    assert report["status"] == 3 and report["seed"] == 9 and report["objectives"] == []
+    assert report["grader_error"] and report["summary"].startswith("the grader could not grade")

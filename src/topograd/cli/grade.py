@@ -6,7 +6,8 @@ import argparse
 import sys
 from typing import Any
 
-from ..grading import SandboxError, grade
+from ..grading import Report, SandboxError, grade
+from ..grading.lesson import fresh_seed
 from ..grading.sandbox import UNSAFE
 from .common import UsageError
 
@@ -26,7 +27,8 @@ def add(commands: Any) -> None:
         "example e = tanh(a*b + c), plain numbers, backward twice and deep graphs. Each "
         "failure is named in the lesson's words with the smallest graph that shows it. Exit "
         "status 0 when every required objective passes (warnings allowed), 1 when one fails, "
-        "2 when FILE cannot be loaded.",
+        "2 when FILE cannot be loaded, 3 when the grader could not grade (no sandbox here, "
+        "or a fault of the grader's own): the JSON report is written in every case.",
     )
     command.add_argument(
         "file", metavar="FILE.py", nargs="?", help="the learner's Python file (or --module)"
@@ -81,9 +83,6 @@ def add(commands: Any) -> None:
     command.set_defaults(run=run)
 
 
-GRADER_FAILED = 3  # the grader could not grade (no sandbox): not the engine's failure
-
-
 def run(args: argparse.Namespace) -> int:
     if (args.file is None) == (args.module is None):
         raise UsageError("grade: give FILE.py or --module PKG.MODULE (with --path DIR)")
@@ -91,6 +90,7 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("grade: --path goes with --module")
     if args.unsafe_no_sandbox:
         print(f"warning: {UNSAFE}", file=sys.stderr)
+    seed = fresh_seed() if args.seed is None else args.seed
     try:
         report = grade(
             args.file,
@@ -102,16 +102,18 @@ def run(args: argparse.Namespace) -> int:
             path=args.path,
             module=args.module,
             unsafe_no_sandbox=args.unsafe_no_sandbox,
-            seed=args.seed,
+            seed=seed,
         )
-    except SandboxError as error:
-        print(f"error: {error}", file=sys.stderr)
-        return GRADER_FAILED
     except ValueError as error:
         raise UsageError(str(error)) from None
+    except SandboxError as error:
+        report = Report(args.file or args.module, grader_error=str(error), seed=seed)
+    except Exception as error:  # the grader's own fault: still a report, with its own status
+        why = f"the grader failed: {type(error).__name__}: {error}"
+        report = Report(args.file or args.module, grader_error=why, seed=seed)
     if args.json:
         print(report.to_json())
-    elif report.load_error:
+    elif report.status >= 2:
         print(f"error: {report.table()}", file=sys.stderr)
     else:
         print(report.table())

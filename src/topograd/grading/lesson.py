@@ -226,11 +226,15 @@ class Draw:
         return found
 
 
+def fresh_seed() -> int:
+    """A seed from the system's randomness, which no submission can predict."""
+    return secrets.randbits(32)
+
+
 def drawn(seed: int | None = None) -> Draw:
-    """The points of one grade, from ``seed`` (a fresh one, from the system's randomness,
-    when None)."""
+    """The points of one grade, from ``seed`` (a fresh one when None)."""
     if seed is None:
-        seed = secrets.randbits(32)
+        seed = fresh_seed()
     rng = random.Random(seed)
     ops = {
         op.name: tuple(tuple(between(rng, span) for span in point) for point in op.spans)

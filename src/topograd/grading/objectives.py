@@ -54,7 +54,19 @@ class Results:
         if outcome.numbers is None:
             where = f" (at {outcome.where})" if outcome.where else ""
             raise ProbeError(f"{graph}: {outcome.error}{where}")
-        return outcome.numbers
+        return Measured(graph, outcome.numbers)
+
+
+class Measured(dict[str, Any]):
+    """A probe's numbers, as the child sent them: a number the probe always sends but the
+    message lacks is a ProbeError (the message was not the probe's), not the grader's crash."""
+
+    def __init__(self, graph: str, numbers: dict[str, Any]) -> None:
+        super().__init__(numbers)
+        self.graph = graph
+
+    def __missing__(self, key: str) -> Any:
+        raise ProbeError(f"{self.graph}: the child's message lacks {key} (not its probe's)")
 
 
 @dataclass(frozen=True)
