@@ -28,7 +28,7 @@ ALLOWED: dict[str, set[str]] = {
     "expr": {"autograd", "ops", "scalar"},
     "func": {"autograd", "ops", "scalar", "tensors"},
     "compiler": {"autograd", "ops", "scalar", "nn", "optim"},
-    "grading": {"verify"},
+    "grading": {"disk", "verify"},
     "notebook": {"autograd", "scalar", "playground"},
     "utils": {"autograd", "tensors"},
     "train": {"disk", "autograd", "ops", "scalar", "tensors", "nn", "optim"},

@@ -1,0 +1,208 @@
+"""What a course makes of grades: points from a course file, Gradescope's results.json, and a
+class graded in one batch (a summary table, each report into a folder, resumable after the
+grader is killed), run as the command a teacher types."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from topograd.grading import grade
+from topograd.grading.course import Points, gradescope, scored
+from topograd.grading.objectives import OBJECTIVES
+
+ENGINES = Path(__file__).parent / "engines"
+CORRECT = (ENGINES / "lesson_engine.py").read_text()
+OVERWRITES = CORRECT.replace(  # add's rule assigns: x + x gives 1
+    "self.grad += out.grad\n            other.grad += out.grad",
+    "self.grad = out.grad\n            other.grad = out.grad",
+)
+assert OVERWRITES != CORRECT
+BROKEN = "1 / 0\n"
+WARNINGS = {o.id for o in OBJECTIVES if o.warning}
+
+
+def topograd(*argv: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "topograd", *argv],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+        cwd=cwd,
+    )
+
+
+def written(folder: Path, **files: str) -> list[str]:
+    for name, source in files.items():
+        (folder / f"{name}.py").write_text(source)
+    return [str(folder / f"{name}.py") for name in files]
+
+
+def test_default_points_are_one_per_objective_and_none_for_warnings(tmp_path: Path) -> None:
+    report = grade(Path(written(tmp_path, e=OVERWRITES)[0]), seed=4)
+    points = Points()
+    failing = {r.id for r in report.rows if r.status in ("fail", "blocked")}
+    skipped = {r.id for r in report.rows if r.status == "skip"}
+    graded = len(OBJECTIVES) - len(WARNINGS) - len(skipped - WARNINGS)
+    assert scored(report, points) == (graded - len(failing - WARNINGS), graded)
+    results = gradescope(report, points)
+    assert results["score"] == scored(report, points)[0]
+    assert [t["tags"] for t in results["tests"]] == [[o.id] for o in OBJECTIVES]
+    assert sum(t["max_score"] for t in results["tests"]) == graded
+    assert sum(t["score"] for t in results["tests"]) == results["score"]
+    accumulate = next(t for t in results["tests"] if t["tags"] == ["accumulate"])
+    assert accumulate["status"] == "failed" and accumulate["score"] == 0.0
+    assert accumulate["output"].startswith("fail: gradients at a shared node are overwritten")
+    assert results["extra_data"] == {"status": 1, "seed": 4, "engine": report.engine}
+
+
+def test_a_course_file_sets_points_and_bad_ones_are_refused_in_one_line(tmp_path: Path) -> None:
+    course = tmp_path / "course.toml"
+    course.write_text("[points]\ndefault = 2\nlesson = 5\ndeep = 1.5\n")
+    points = Points.read(course)
+    assert (points.of("lesson"), points.of("add"), points.of("deep"), points.of("twice")) == (
+        5.0,
+        2.0,
+        1.5,
+        0.0,
+    )
+    (file,) = written(tmp_path, engine=CORRECT)
+    ran = topograd("grade", file, "--format", "gradescope", "--points", str(course))
+    assert ran.returncode == 0, ran.stderr
+    results = json.loads(ran.stdout)
+    most = sum(t["max_score"] for t in results["tests"])
+    assert results["score"] == most == 2 * (len(OBJECTIVES) - len(WARNINGS) - 1) + 5 + 1.5
+    assert all(t["status"] == "passed" and t["visibility"] == "visible" for t in results["tests"])
+    for text, words in (
+        ("[points]\nlesson = 'five'\n", "lesson = 'five' in"),
+        ("[points]\nlessons = 5\n", "names no objective 'lessons' (ids: accumulate, add,"),
+        ("[points]\nlesson = -1\n", "is not from 0 to 1000"),
+        ("lesson = 5\n", "holds one table, [points]"),
+        ("[points\n", "is not TOML"),
+    ):
+        course.write_text(text)
+        refused = topograd("grade", file, "--points", str(course))
+        assert refused.returncode == 2 and refused.stdout == ""
+        assert refused.stderr.startswith("error: --points: ") and words in refused.stderr
+        assert len(refused.stderr.splitlines()) == 1
+    missing = topograd("grade", file, "--points", str(tmp_path / "none.toml"))
+    assert missing.returncode == 2 and "cannot read" in missing.stderr
+
+
+def test_gradescope_scores_a_file_that_cannot_load_zero_on_every_objective(
+    tmp_path: Path,
+) -> None:
+    (file,) = written(tmp_path, broken=BROKEN)
+    ran = topograd("grade", file, "--format", "gradescope")
+    assert ran.returncode == 2
+    results = json.loads(ran.stdout)
+    assert results["score"] == 0.0 and len(results["tests"]) == len(OBJECTIVES)
+    assert all(t["score"] == 0.0 and t["status"] == "failed" for t in results["tests"])
+    assert "ZeroDivisionError" in results["tests"][0]["output"]
+    assert "ZeroDivisionError" in results["output"]
+
+
+def test_a_class_is_graded_in_one_batch_with_a_summary(tmp_path: Path) -> None:
+    files = written(tmp_path, alice=CORRECT, bob=OVERWRITES, carol=BROKEN)
+    ran = topograd("grade", *files, "--seed", "8")
+    assert ran.returncode == 2, ran.stderr  # the worst file's status
+    lines = ran.stdout.splitlines()
+    assert lines[0].split() == ["file", "status", "score", "summary"]
+    alice, bob, carol = (line.split() for line in lines[1:4])
+    assert alice[:3] == ["alice", "pass", "22/22"]
+    assert bob[:2] == ["bob", "FAIL"] and bob[2] != "22/22" and "failed" in lines[2]
+    assert carol[:4] == ["carol", "cannot", "load", "0/22"] and "ZeroDivision" in lines[3]
+    assert lines[-1] == "3 files: 1 passed, 1 failed, 1 could not be loaded."
+    assert [line.split(":")[0] for line in ran.stderr.splitlines()] == ["alice", "bob", "carol"]
+    as_json = topograd("grade", *files, "--json")
+    batch = json.loads(as_json.stdout)
+    assert batch["status"] == 2 and [f["name"] for f in batch["files"]] == ["alice", "bob", "carol"]
+    seeds = {f["report"]["seed"] for f in batch["files"]}
+    assert len(seeds) == 3  # each file at points of its own
+    assert batch["files"][1]["report"]["objectives"][0]["id"] == "value"
+
+
+def test_two_files_of_one_name_or_a_missing_one_are_refused_before_grading(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    first, second = written(tmp_path / "a", engine=CORRECT), written(tmp_path / "b", engine=CORRECT)
+    ran = topograd("grade", *first, *second, "--out", str(tmp_path / "out"))
+    assert ran.returncode == 2 and "would write one report, engine" in ran.stderr
+    assert not (tmp_path / "out" / "batch.json").exists()
+    ran = topograd("grade", *first, str(tmp_path / "nobody.py"))
+    assert ran.returncode == 2 and ran.stderr == f"error: grade: not a file: {tmp_path}/nobody.py\n"
+
+
+def test_a_batch_killed_midway_goes_on_where_it_stopped(tmp_path: Path) -> None:
+    """The grader is killed (SIGKILL) while the second file loads; run again, the first
+    file's report is kept, the rest graded; a file handed in again is graded again."""
+    slow = "import time\ntime.sleep(60)\n" + CORRECT
+    files = written(tmp_path, alice=CORRECT, bob=slow, carol=OVERWRITES)
+    out = tmp_path / "reports"
+    command = [sys.executable, "-m", "topograd", "grade", *files, "--out", str(out), "--json"]
+    grader = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 60
+    while not (out / "batch.json").exists() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    os.kill(grader.pid, signal.SIGKILL)
+    grader.wait()
+    record = json.loads((out / "batch.json").read_text())
+    assert [f["name"] for f in record["files"]] == ["alice"]
+    first = (out / "alice.json").read_text()
+    Path(files[1]).write_text(CORRECT)  # bob hands in a version that loads
+    ran = topograd("grade", *files, "--out", str(out), "--json")
+    assert ran.returncode == 1, ran.stderr
+    assert ran.stderr.splitlines()[0].endswith("(kept from an earlier run)")
+    assert (out / "alice.json").read_text() == first
+    record = json.loads((out / "batch.json").read_text())
+    assert [(f["name"], f["status"]) for f in record["files"]] == [
+        ("alice", 0),
+        ("bob", 0),
+        ("carol", 1),
+    ]
+    assert json.loads((out / "carol.json").read_text())["status"] == 1
+    Path(files[2]).write_text(CORRECT)  # carol mends her engine and hands it in again
+    again = topograd("grade", *files, "--out", str(out), "--json")
+    assert again.returncode == 0
+    kept = [line.endswith("(kept from an earlier run)") for line in again.stderr.splitlines()]
+    assert kept == [True, True, False]
+    assert sorted(p.name for p in out.iterdir()) == [
+        "alice.json",
+        "batch.json",
+        "bob.json",
+        "carol.json",
+    ]
+
+
+@pytest.mark.parametrize("form", ["table", "gradescope"])
+def test_a_batch_writes_each_report_in_its_format(tmp_path: Path, form: str) -> None:
+    files = written(tmp_path, alice=CORRECT)
+    out = tmp_path / "out"
+    ran = topograd("grade", *files, "--out", str(out), "--format", form, "--seed", "2")
+    assert ran.returncode == 0, ran.stderr
+    if form == "table":
+        assert (out / "alice.txt").read_text().startswith("Grading Value from alice.py")
+    else:
+        assert json.loads((out / "alice.json").read_text())["extra_data"]["seed"] == 2
+    assert ran.stdout.splitlines()[-1] == "1 files: 1 passed."
+
+
+def test_the_guide_lists_every_objective_id_with_its_default_points() -> None:
+    guide = (Path(__file__).parent.parent / "docs" / "grading.md").read_text()
+    table = guide.split("<!-- objective ids:", 1)[1].split("\n\n", 1)[0].splitlines()[3:]
+    listed = [[cell.strip() for cell in line.strip("|").split("|")] for line in table]
+    points = Points()
+    assert listed == [
+        [f"`{o.id}`", o.title.replace("_", "\\_").replace("*", "\\*"), f"{points.of(o.id):g}"]
+        for o in OBJECTIVES
+    ]
