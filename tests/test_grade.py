@@ -21,7 +21,7 @@ import topograd as tg
 from topograd.grading import FOLLOWS, Report, grade
 from topograd.grading.inside.probes import PROBES
 from topograd.grading.lesson import Draw, drawn
-from topograd.grading.objectives import fmt
+from topograd.grading.objectives import OBJECTIVES, fmt
 from topograd.grading.runner import Spawned, measure
 from topograd.grading.sandbox import Submission
 
@@ -46,13 +46,19 @@ def facts(at: Draw) -> dict[str, str]:
         "x": x,
         "stale": 6 * x + 2,  # y = x*x + x, backward twice with stale inner gradients
         "chain": at.chain,
+        "held": at.held,
         "chain_mul_b": at.chain * mul_b,
         "pow_x": pow_x,
         "pow_wrong": 3 * pow_x**3,
         "exp_x": exp_x,
         "de_da": (1 - t * t) * b,
     }
-    return {name: fmt(v) for name, v in numbers.items()}
+    found = {name: fmt(v) for name, v in numbers.items()}
+    sign = "-" if at.chain < 0 else "+"
+    found["held_plus_chain"] = (
+        f"{fmt(at.held)} {sign} {fmt(abs(at.chain))} = {fmt(at.held + at.chain)}"
+    )
+    return found
 
 
 FACTS = facts(drawn(SEED))
@@ -131,9 +137,10 @@ BY_DATA = """    def __eq__(self, other):
 MUTANTS: dict[str, tuple[list[tuple[str, str]], str, str]] = {
     "overwrites at shared nodes": (
         [(ADD_RULE, ADD_RULE.replace("+=", "="))],
-        "accumulate",
-        "gradients at a shared node are overwritten, not accumulated: y = x + x at x = {x} gives "
-        "dy/dx = 1, expected 2 (use += in _backward)",
+        "rules",
+        "add's _backward assigns (=) where it should add (+=): with a.grad = {held} before, the "
+        "_backward of a + b at a = {add_a}, b = {add_b} under out.grad = {chain} leaves a.grad = "
+        "{chain}, expected {held_plus_chain}",
     ),
     "tanh's rule from the input": (
         [("(1 - t**2)", "(1 - self.data**2)")],
@@ -288,6 +295,87 @@ MUTANTS.update(
 )
 
 
+BACKWARD = CORRECT[CORRECT.index("    def backward(self):") : CORRECT.index("    def __repr__")]
+
+
+def test_an_engine_without_backward_is_told_which_rules_overwrite(tmp_path: Path) -> None:
+    """Each _backward is run on its own, so the rules are graded before backward() exists."""
+    source = mutant([(ADD_RULE, ADD_RULE.replace("+=", "=")), (BACKWARD, "")])
+    report = grade(engine_file(tmp_path, source), seed=SEED)
+    assert list(said(report)) == ["implemented", "rules"], said(report)
+    assert said(report)["implemented"].startswith("the class has no backward() method")
+    assert said(report)["rules"].startswith("add's _backward assigns (=) where it should add")
+    assert "mul" not in said(report)["rules"] and report.status == 1
+
+
+def test_without_a_backward_attribute_the_overwrite_shows_at_a_shared_node(
+    tmp_path: Path,
+) -> None:
+    """An engine that keeps its closures under another name: no rule can be run on its own,
+    so += is checked where paths meet."""
+    source = mutant([(ADD_RULE, ADD_RULE.replace("+=", "="))]).replace("_backward", "_step")
+    report = grade(engine_file(tmp_path, source), seed=SEED)
+    assert list(said(report)) == ["accumulate"], said(report)
+    assert said(report)["accumulate"].startswith(
+        f"gradients at a shared node are overwritten, not accumulated: y = x + x at x = "
+        f"{FACTS['x']} gives dy/dx = 1, expected 2"
+    )
+    assert next(r for r in report.rows if r.id == "rules").status == "skip"
+
+
+SKELETON_MUL = """    def __mul__(self, other):
+        raise NotImplementedError("the product, and its _backward")
+
+    def _mul(self, other):
+"""
+
+
+def test_a_skeleton_is_told_what_to_write_first(tmp_path: Path) -> None:
+    """A skeleton as handed out: __mul__ raises NotImplementedError, tanh is only pass."""
+    source = mutant(
+        [
+            ("    def __mul__(self, other):\n", SKELETON_MUL),
+            (TANH, '\n    def tanh(self):\n        """tanh, and its _backward."""\n'),
+        ]
+    )
+    report = grade(engine_file(tmp_path, source), seed=SEED)
+    assert list(said(report)) == ["implemented"], said(report)
+    assert said(report)["implemented"].startswith(
+        "not written yet: __mul__ (only raises NotImplementedError): every other check builds"
+    )
+    status = {r.id: (r.status, r.text) for r in report.rows}
+    assert status["tanh"] == (
+        "missing",
+        "tanh is not written yet (its body is empty): tanh(x) not graded",
+    )
+    assert status["zero"][0] == status["mul"][0] == "blocked"
+    written_mul = mutant([(TANH, '\n    def tanh(self):\n        """tanh."""\n')])
+    report = grade(engine_file(tmp_path, written_mul, "next.py"), seed=SEED)
+    assert report.status == 0 and said(report) == {}
+    assert "not yet, and not graded: tanh (its body is empty)" in next(
+        r.text for r in report.rows if r.id == "implemented"
+    )
+    assert {r.id: r.status for r in report.rows}["lesson"] == "skip"
+    no_mul = mutant([("    def __mul__(self, other):\n", "    def times(self, other):\n")])
+    report = grade(engine_file(tmp_path, no_mul, "no_mul.py"), seed=SEED)
+    assert said(report) == {
+        "implemented": "the class has no __mul__: every other check builds on __add__, __mul__ "
+        "and backward(), so write those first"
+    }
+
+
+def test_an_op_the_class_lacks_is_missing_whatever_fails_before_it(tmp_path: Path) -> None:
+    no_tanh = mutant([(TANH, ""), ("        self.grad = 1.0\n", "")])  # and no seed
+    report = grade(engine_file(tmp_path, no_tanh), seed=SEED)
+    assert list(said(report)) == ["seed"]
+    status = {r.id: (r.status, r.text) for r in report.rows}
+    assert status["tanh"] == ("missing", "the class has no tanh: tanh(x) not graded")
+    assert status["mul"][0] == "blocked" and status["lesson"][0] == "skip"
+    required = grade(engine_file(tmp_path, no_tanh, "req.py"), seed=SEED, require=("tanh",))
+    assert list(said(required)) == ["seed", "tanh"]
+    assert said(required)["tanh"] == "the class has no tanh, and tanh(x) is required"
+
+
 def mutant(edits: list[tuple[str, str]]) -> str:
     source = CORRECT
     for old, new in edits:
@@ -325,7 +413,7 @@ def test_each_mistake_gets_its_own_diagnosis_and_no_other(tmp_path: Path, name: 
     assert words.format(**FACTS) in said(report)[objective]
     warning = objective in ("twice", "deep")
     assert report.status == (0 if warning else 1)
-    assert {row.status for row in report.rows} <= {"pass", "blocked"} | {
+    assert {row.status for row in report.rows} <= {"pass", "blocked", "skip"} | {
         "warn" if warning else "fail"
     }
 
@@ -334,7 +422,8 @@ def test_micrograd_itself_passes_the_rules_with_its_two_known_warnings() -> None
     report = grade(micrograd.engine.Value, seed=SEED)
     status = {row.id: row.status for row in report.rows}
     assert status["add"] == status["mul"] == status["pow"] == status["relu"] == "pass"
-    assert status["tanh"] == status["exp"] == status["lesson"] == "skip"  # micrograd has none
+    assert status["tanh"] == status["exp"] == "missing"  # micrograd has neither
+    assert status["lesson"] == "skip"  # (it needs tanh)
     assert list(said(report)) == ["twice", "deep"]
     assert "micrograd 0.1.0 behaves so too" in said(report)["twice"]
     assert f"dy/dx = {FACTS['stale']}" in said(report)["twice"]
@@ -499,11 +588,12 @@ def test_the_command_prints_a_table_and_its_status(tmp_path: Path) -> None:
     good = topograd("grade", str(engine_file(tmp_path, CORRECT)))
     assert good.returncode == 0, good.stderr
     assert good.stdout.startswith("Grading Value from engine.py against the lesson's objectives (")
-    assert "25 objectives: 25 passed; every required objective passes." in good.stdout
+    count = len(OBJECTIVES)
+    assert f"{count} objectives: {count} passed; every required objective passes." in good.stdout
     edits, _, words = MUTANTS["overwrites at shared nodes"]
     bad = topograd("grade", str(engine_file(tmp_path, mutant(edits), "bad.py")), "--seed", "3")
     assert bad.returncode == 1
-    assert "  FAIL     gradients add up (+=) where a node is used twice" in bad.stdout
+    assert "  FAIL     each node's _backward, run on its own, adds (+=) its part" in bad.stdout
     assert " ".join(bad.stdout.split()).count(words.format(**facts(drawn(3)))) == 1
     assert "Grading Value from bad.py against the lesson's objectives (seed 3):" in bad.stdout
 

@@ -24,7 +24,7 @@ from .sandbox import UNSAFE, Submission, unavailable
 
 __all__ = ["Report", "Row", "SandboxError", "grade"]
 
-FOLLOWS: dict[str, list[str]] = {f"op.{op}": [f"chain.{op}"] for op in BY_NAME}
+FOLLOWS: dict[str, list[str]] = {f"op.{op}": [f"rule.{op}", f"chain.{op}"] for op in BY_NAME}
 FOLLOWS["op.tanh"].append("lesson")  # probe -> those not worth running when it is lost
 
 

@@ -83,7 +83,7 @@ def scored(report: Report, points: Points) -> tuple[float, float]:
     """The report's score and the most it could have scored, under ``points``."""
     score = most = 0.0
     for row in report.rows:
-        if row.status == "skip":
+        if row.status in ("skip", "missing"):
             continue
         most += points.of(row.id)
         score += points.of(row.id) if row.status in EARNS else 0.0
@@ -112,14 +112,14 @@ def gradescope(report: Report, points: Points) -> dict[str, Any]:
         status, text = (
             (row.status, row.text) if row else ("fail", "not graded: " + report.summary())
         )
-        most = 0.0 if status == "skip" else points.of(objective.id)
+        most = 0.0 if status in ("skip", "missing") else points.of(objective.id)
         tests.append(
             {
                 "name": title[objective.id],
                 "number": str(number),
                 "score": most if status in EARNS else 0.0,
                 "max_score": most,
-                "status": "passed" if status in EARNS or status == "skip" else "failed",
+                "status": "failed" if status in ("fail", "blocked") else "passed",
                 "output": f"{status}: {text}" if text else status,
                 "tags": [objective.id],
                 "visibility": "visible",

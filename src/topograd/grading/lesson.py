@@ -210,6 +210,7 @@ class Draw:
     shared: float  # x of y = x*x + x, x + x, x * x, the plain numbers and backward twice
     leaf: float  # Value(leaf).data must give it back
     diamond: tuple[float, float]  # k, m of b = a*k, c = a*m, d = b + c: a gets k + m
+    held: float  # the gradient each input holds before a node's _backward runs on its own
 
     def sent(self) -> dict[str, Any]:
         """The points as the child is sent them (the seed stays with the grader)."""
@@ -222,6 +223,7 @@ class Draw:
             shared=self.shared,
             leaf=self.leaf,
             diamond=list(self.diamond),
+            held=self.held,
         )
         return found
 
@@ -250,4 +252,5 @@ def drawn(seed: int | None = None) -> Draw:
         shared=between(rng, (2.5, 4.0)),
         leaf=between(rng, (1.5, 4.5)),
         diamond=(between(rng, (1.5, 3.0)), between(rng, (4.0, 6.5))),
+        held=between(rng, (0.5, 1.5)),
     )

@@ -3,8 +3,9 @@ the lesson's words. An objective needs the ones it builds on: where one of those
 "blocked" and says nothing of its own, so that each mistake gets one diagnosis, on the smallest
 graph that shows it.
 
-Statuses: ``pass``, ``fail``, ``warn`` (a weakness that does not fail the engine), ``skip``
-(the engine lacks an optional op), ``blocked``.
+Statuses: ``pass``, ``fail``, ``warn`` (a weakness that does not fail the engine), ``missing``
+(an optional op the class lacks, or has not written yet), ``skip`` (an objective that needs a
+missing op), ``blocked``.
 """
 
 from __future__ import annotations
@@ -17,7 +18,8 @@ from typing import Any, Literal
 from .lesson import BY_NAME, CORE, OPS, Draw, LessonOp, named
 from .messages import Outcome
 
-Status = Literal["pass", "fail", "warn", "skip", "blocked"]
+Status = Literal["pass", "fail", "warn", "missing", "skip", "blocked"]
+WRITTEN = ("__add__", "__mul__", "backward")  # what every other objective builds on
 
 
 @dataclass(frozen=True)
@@ -76,6 +78,7 @@ class Objective:
     needs: tuple[str, ...]
     judge: Callable[[Results], Verdict]
     warning: bool = False  # a failure here is a warning: the engine still passes
+    absent: Callable[[Results], Verdict | None] | None = None  # an op's: missing, whatever else
 
 
 OBJECTIVES: list[Objective] = []
@@ -99,7 +102,7 @@ def wrong(text: str) -> Verdict:
     return Verdict("fail", text)
 
 
-@objective("value", "Value(x) keeps its number in .data, with a .grad and backward()")
+@objective("value", "Value(x) keeps its number in .data, with a .grad")
 def value(r: Results) -> Verdict:
     x = fmt(r.at.leaf)
     found = r.numbers("value", f"Value({x})")
@@ -107,12 +110,37 @@ def value(r: Results) -> Verdict:
         return wrong(f"Value({x}).data is {fmt(found['data'])}, expected {x}")
     if not found["grad"]:
         return wrong(f"Value({x}) has no .grad attribute")
-    if not found["backward"]:
-        return wrong(f"Value({x}) has no backward() method")
-    return ok(f"Value({x}).data = {x}, with .grad and backward()")
+    return ok(f"Value({x}).data = {x}, with a .grad")
 
 
-@objective("zero", "gradients start at zero", needs=["value"])
+@objective("implemented", "__add__, __mul__ and backward() are written", needs=["value"])
+def implemented(r: Results) -> Verdict:
+    """A skeleton handed out with the exercise is told what to write first, not that each
+    check built on it fails."""
+    found = r.numbers("written", "the class's methods")
+    lacks = [name for name in WRITTEN if found.get(name) == "missing"]
+    unwritten = [f"{name} ({found[name]})" for name in WRITTEN if name in found]
+    unwritten = [text for text in unwritten if not text.endswith("(missing)")]
+    if lacks == ["backward"] and not unwritten:
+        return wrong(
+            "the class has no backward() method: write it (a topological order of the graph, "
+            "then each node's _backward in reverse, from a gradient of 1 at the output)"
+        )
+    if lacks or unwritten:
+        said = [f"the class has no {' or '.join(lacks)}"] if lacks else []
+        said += [f"not written yet: {', '.join(unwritten)}"] if unwritten else []
+        return wrong(
+            f"{'; '.join(said)}: every other check builds on __add__, __mul__ and "
+            "backward(), so write those first"
+        )
+    later = [f"{name} ({why})" for name, why in found.items() if name not in WRITTEN]
+    return ok(
+        "__add__, __mul__ and backward() are written"
+        + (f"; not yet, and not graded: {', '.join(later)}" if later else "")
+    )
+
+
+@objective("zero", "gradients start at zero", needs=["implemented"])
 def zero(r: Results) -> Verdict:
     found = r.numbers("zero", "Value(3.0) and Value(3.0) * Value(2.0)")
     for what, got in (("a new Value(3.0)", found["leaf"]), ("a new x * Value(2.0)", found["node"])):
@@ -179,12 +207,26 @@ def partial_names(point: tuple[float, ...]) -> tuple[str, ...]:
     return ("da", "db") if len(point) == 2 else ("dx",)
 
 
+def absent_op(op: LessonOp, r: Results) -> Verdict | None:
+    """An op the class lacks, or has not written yet: missing (or, where required, failed),
+    whatever failed before it; None where it is there to grade."""
+    found = r.outcomes[f"op.{op.name}"].numbers or {}
+    written = r.outcomes["written"].numbers or {}
+    if op.method in WRITTEN:  # __add__ and __mul__: "implemented" names them, lacking or not
+        return None
+    if found.get("missing"):
+        why = f"the class has no {op.method}"
+    elif isinstance(written.get(op.method), str):
+        why = f"{op.method} is not written yet ({written[op.method]})"
+    else:
+        return None
+    if op.name in r.require:
+        return wrong(f"{why}, and {op.spelling} is required")
+    return Verdict("missing", f"{why}: {op.spelling} not graded")
+
+
 def judge_op(op: LessonOp, r: Results) -> Verdict:
     found = r.numbers(f"op.{op.name}", op.spelling)
-    if found.get("missing"):
-        if op.name in r.require:
-            return wrong(f"the class has no {op.method} (needed for {op.spelling})")
-        return Verdict("skip", f"the class has no {op.method}: {op.spelling} not graded")
     verdict = judge_rule(op, found, r.at)
     failed = tuple(p for p in parts_of(op, r) if r.status.get(p) == "fail" or wrong_alone(p, r))
     if verdict.status == "fail" and failed:  # the mistake is in an op it is built of
@@ -203,11 +245,12 @@ def parts_of(op: LessonOp, r: Results) -> list[str]:
 def wrong_alone(name: str, r: Results) -> bool:
     """The rule of op ``name`` fails on its own graph (judged here if its row comes later)."""
     found = r.outcomes[f"op.{name}"].numbers
-    return (
-        found is not None
-        and not found.get("missing")
-        and (judge_rule(BY_NAME[name], found, r.at).status == "fail")
-    )
+    if found is None or absent_op(BY_NAME[name], r) is not None:
+        return False
+    try:
+        return judge_rule(BY_NAME[name], Measured(name, found), r.at).status == "fail"
+    except ProbeError:  # numbers a forged message left out
+        return True
 
 
 def judge_rule(op: LessonOp, found: dict[str, Any], draw: Draw) -> Verdict:
@@ -245,8 +288,53 @@ def judge_rule(op: LessonOp, found: dict[str, Any], draw: Draw) -> Verdict:
 def grade_op(op: LessonOp, needs: tuple[str, ...]) -> None:
     """Register the objective of ``op``'s value and rule."""
     title = f"{op.spelling}: value and rule ({op.rule})"
-    OBJECTIVES.append(Objective(op.name, title, needs, partial(judge_op, op)))
+    judge, absent = partial(judge_op, op), partial(absent_op, op)
+    OBJECTIVES.append(Objective(op.name, title, needs, judge, absent=absent))
 
 
 for _op in OPS[:CORE]:
     grade_op(_op, ("binding",))
+
+
+@objective("rules", "each node's _backward, run on its own, adds (+=) its part", needs=["value"])
+def rules(r: Results) -> Verdict:
+    """Each op that makes one node, its ``_backward`` called by hand: this needs no
+    backward(), so an engine without one is still told which rules overwrite."""
+    g, held = r.at.chain, r.at.held
+    checked, faults = [], []
+    for op in OPS:
+        found = r.outcomes[f"rule.{op.name}"].numbers
+        if absent_op(op, r) or found is None or found.get("alone") is not True:
+            continue  # lacking, raised (its own row says so), or not one node
+        found, point = Measured(op.spelling, found), r.at.ops[op.name][0]
+        for j, name in enumerate(partial_names(point)):
+            fresh, kept, v = found[f"fresh.d{j}"], found[f"held.d{j}"], name[1:]
+            if not isinstance(fresh, float) or close(kept, fresh + held):
+                continue  # (a gradient that is not a number: the op's own row names it)
+            said = (
+                f"with {v}.grad = {fmt(held)} before, the _backward of {op.spelling} at "
+                f"{point_text(point)} under out.grad = {fmt(g)} leaves {v}.grad = {fmt(kept)}, "
+                f"expected {fmt(held)} {'-' if fresh < 0 else '+'} {fmt(abs(fresh))} = "
+                f"{fmt(held + fresh)}"
+            )
+            if close(kept, fresh):
+                faults.append(f"{op.name}'s _backward assigns (=) where it should add (+=): {said}")
+            else:
+                faults.append(f"{op.name}'s _backward does not add its part to {v}.grad: {said}")
+            break
+        else:
+            checked.append(op.name)
+    if faults:
+        return wrong(
+            "; ".join(faults) + " (use += in _backward: a node used twice gets both parts)"
+        )
+    if not checked:
+        return Verdict(
+            "skip",
+            "no node's _backward can be run on its own here (no _backward, or no op makes one "
+            "node): += is checked through backward() below",
+        )
+    return ok(
+        f"{', '.join(checked)}: each _backward adds its part (inputs holding {fmt(held)}, "
+        f"out.grad = {fmt(g)})"
+    )

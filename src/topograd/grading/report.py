@@ -20,6 +20,7 @@ LABELS: dict[Status, str] = {
     "pass": "pass",
     "fail": "FAIL",
     "warn": "warning",
+    "missing": "missing",
     "skip": "skipped",
     "blocked": "blocked",
 }
@@ -27,6 +28,7 @@ SAID: dict[Status, str] = {
     "pass": "passed",
     "fail": "failed",
     "warn": "warned",
+    "missing": "missing",
     "skip": "skipped",
     "blocked": "blocked",
 }
@@ -77,12 +79,15 @@ def judge(outcomes: dict[str, Outcome], at: Draw, require: frozenset[str]) -> li
     rows = []
     for objective in OBJECTIVES:
         under = sorted({root for n in objective.needs for root in roots.get(n, [])})
-        lacking = [n for n in objective.needs if status[n] == "skip"]
-        if under:
-            waits = "; ".join(f"“{titles[root]}”" for root in under)
-            verdict = Verdict("blocked", f"builds on {waits}, which fails")
+        lacking = [n for n in objective.needs if status[n] in ("missing", "skip")]
+        absent = objective.absent(r) if objective.absent is not None else None
+        if absent is not None:  # an op the class lacks is missing, whatever failed before
+            verdict = absent
         elif lacking:
             verdict = Verdict("skip", f"needs {', '.join(lacking)}, which the class lacks")
+        elif under:
+            waits = "; ".join(f"“{titles[root]}”" for root in under)
+            verdict = Verdict("blocked", f"builds on {waits}, which fails")
         else:
             try:
                 verdict = objective.judge(r)

@@ -15,6 +15,7 @@ from collections.abc import Callable
 from typing import Any
 
 from .ops import BUILDS, METHODS
+from .written import written
 
 Numbers = dict[str, float | str | bool]
 Points = dict[str, Any]  # the grader's draw: "op.mul" -> [[a, b], ...], "chain", "shared", ...
@@ -80,6 +81,40 @@ def on_op(op: str) -> Probe:
             for j, g in enumerate(grads(*inputs)):
                 found[f"{i}.d{j}"] = g
         return found
+
+    return probe
+
+
+def one_node(out: Any, inputs: list[Any], op: str) -> bool:
+    """Whether ``out`` is one node made of ``inputs`` alone: its ``_prev`` says so, or, without
+    one, the op is one of the lesson's own three."""
+    prev = getattr(out, "_prev", None)
+    if prev is None:
+        return op in ("add", "mul", "tanh")
+    return {id(v) for v in prev} == {id(v) for v in inputs}
+
+
+def rule_alone(op: str) -> Probe:
+    """``op``'s own ``_backward``, called by hand without backward(): under the upstream
+    gradient, once on inputs whose gradients are 0 and once on inputs that already hold
+    ``held``; ``+=`` gives the second the first's numbers plus ``held``."""
+
+    def probe(cls: Any, at: Points) -> Numbers:
+        if not hasattr(cls, METHODS[op]):
+            return {"missing": True}
+        found: Numbers = {}
+        for run, held in (("fresh", 0.0), ("held", at["held"])):
+            inputs = [cls(x) for x in at[f"op.{op}"][0]]
+            out = BUILDS[op](*inputs)
+            step = getattr(out, "_backward", None)
+            if not callable(step) or not one_node(out, inputs, op):
+                return {"alone": False}
+            for v in inputs:
+                v.grad = held
+            out.grad = at["chain"]
+            step()
+            found.update({f"{run}.d{j}": g for j, g in enumerate(grads(*inputs))})
+        return {"alone": True, **found}
 
     return probe
 
@@ -300,9 +335,11 @@ def structure(cls: Any, at: Points) -> Numbers:
 
 PROBES: dict[str, Probe] = {
     "value": value,
+    "written": written,
     "zero": zero,
     "seed": seed,
     **{f"op.{op}": on_op(op) for op in METHODS},
+    **{f"rule.{op}": rule_alone(op) for op in METHODS},
     "shared.add": shared_add,
     "shared.mul": shared_mul,
     "diamond": diamond,
