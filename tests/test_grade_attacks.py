@@ -15,6 +15,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import shutil
 import signal
 import socket
@@ -469,8 +470,9 @@ def test_a_recorded_correct_run_replayed_fails(classroom: Classroom) -> None:
     assert status == 0 and report["seed"] == RECORDED_AT, rows(report)
     status, report, _ = graded(classroom, file)
     assert status == report["status"] == 1 and report["seed"] != RECORDED_AT
-    value = rows(report)["value"]  # Value(x) for the fresh x gave the recorded x back
-    assert value[0] == "fail" and value[1].startswith("Value("), rows(report)
+    failed = [name for name, (state, _) in rows(report).items() if state == "fail"]
+    drawn_here = {"value", "rules", "add", "mul", "tanh", "accumulate", "numbers"}
+    assert failed and failed[0] in drawn_here, rows(report)  # numbers of the wrong points
 
 
 def test_the_child_is_sent_the_points_but_never_the_seed(classroom: Classroom) -> None:
@@ -550,3 +552,57 @@ def test_a_forged_message_of_the_right_shape_without_the_numbers_fails(
     assert status == report["status"] == 1, report
     texts = " ".join(text for _, text in rows(report).values())
     assert "not its probe's" in texts, rows(report)
+
+
+def slug(attack: str) -> str:
+    """A file name for an attack: "reads the teacher's key ..." -> "reads_the_teacher_s_key"."""
+    return re.sub(r"\W+", "_", attack)[:24].strip("_")
+
+
+def test_every_attack_in_one_batch_gets_its_grade(classroom: Classroom) -> None:
+    """The whole class of attacks handed in together and graded as a teacher grades a class:
+    one batch, each file in a sandbox of its own, the summary table checked line by line (and
+    printed: ``pytest -s`` shows it). The classroom fixture then checks that nothing outside
+    the sandboxes changed, nothing connected to the port and no process is left."""
+    expected = {"classmate": "pass"}
+    for attack, code in ESCAPES.items():
+        source = code.replace("SITE", str(classroom.site)) + CORRECT + FOOTER
+        classroom.submit(source, f"{slug(attack)}.py")
+        expected[slug(attack)] = "pass"  # the attack failed: the engine passes
+    for attack, (code, _) in MISCHIEF.items():
+        classroom.submit(CORRECT + code + MISCHIEF_ON_BACKWARD, f"{slug(attack)}.py")
+        expected[slug(attack)] = "FAIL"
+    classroom.submit("from topograd import Value as Engine\n" + CORRECT, "subclass.py")
+    classroom.submit("import topograd.grading.inside.probes\n" + CORRECT, "swap.py")
+    expected.update(subclass="cannot load", swap="cannot load")
+    replay = REPLAY.replace("RECORDING", repr(json.dumps(recording(RECORDED_AT))))
+    classroom.submit(FIND_CHANNEL + replay, "replay.py")
+    classroom.submit(
+        "import os\n"
+        + CORRECT.replace(
+            "    def tanh(self):\n", "    def tanh(self):\n        os.kill(os.getpid(), 40)\n"
+        ),
+        "signal40.py",
+    )
+    escapes = CORRECT + f'\nValue.__name__ = "V{FAKE_PASS}"\n'
+    classroom.submit(escapes, "escapes.py")
+    expected.update(replay="FAIL", signal40="FAIL", escapes="pass")
+    command = [sys.executable, "-c", LAUNCH, str(classroom.site), str(classroom.home), "grade"]
+    files = sorted(str(p) for p in (classroom.root / "class").glob("*.py"))
+    out = classroom.root / "reports"
+    ran = subprocess.run(
+        [*command, *files, "--out", str(out), "--timeout", "5", "--deadline", "60"],
+        capture_output=True,
+        timeout=900,
+        check=False,
+    )
+    table = ran.stdout.decode()
+    print(table)
+    assert ran.returncode == 2, ran.stderr.decode()[-2000:]
+    got = {}
+    for line in table.splitlines()[1 : len(files) + 1]:
+        name, rest = line.split(maxsplit=1)
+        got[name] = "cannot load" if rest.startswith("cannot load") else rest.split()[0]
+    assert got == expected
+    assert "\x1b" not in table
+    shutil.rmtree(out)  # (the fixture compares the teacher's home and the class, not reports)

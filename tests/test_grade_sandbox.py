@@ -10,6 +10,7 @@ import resource
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -84,6 +85,37 @@ def test_topograds_own_value_in_hand_is_not_graded_as_a_learners() -> None:
     for cls in (tg.Value, Mine):
         report = tg.grade(cls)
         assert report.status == 2 and "is topograd's own Value or a subclass" in report.load_error
+
+
+class Wrapper:
+    """A class in hand that hands every op to topograd's own Value."""
+
+    def __init__(self, data: Any) -> None:
+        self.inner = data if isinstance(data, tg.Value) else tg.Value(data)
+
+    @property
+    def data(self) -> float:
+        return float(self.inner.data)
+
+    @property
+    def grad(self) -> float:
+        return float(self.inner.grad)
+
+    def __add__(self, other: Any) -> Wrapper:
+        return Wrapper(self.inner + (other.inner if isinstance(other, Wrapper) else other))
+
+    def __mul__(self, other: Any) -> Wrapper:
+        return Wrapper(self.inner * (other.inner if isinstance(other, Wrapper) else other))
+
+    def backward(self) -> None:
+        self.inner.backward()
+
+
+def test_a_class_in_hand_that_wraps_topograds_value_is_told_so() -> None:
+    report = tg.grade(Wrapper, seed=1)
+    failed = {row.id: row.text for row in report.rows if row.status == "fail"}
+    assert list(failed) == ["value"] and report.status == 1
+    assert "holds topograd's own Value: the grader grades a learner's own engine" in failed["value"]
 
 
 def test_a_fault_of_the_graders_own_is_status_3_with_its_json() -> None:

@@ -106,6 +106,11 @@ def wrong(text: str) -> Verdict:
 def value(r: Results) -> Verdict:
     x = fmt(r.at.leaf)
     found = r.numbers("value", f"Value({x})")
+    if found.get("wraps"):
+        return wrong(
+            f"Value({x}) holds topograd's own {found['wraps']}: the grader grades a learner's "
+            "own engine, not a wrapper of topograd's"
+        )
     if found["data"] != r.at.leaf:
         return wrong(f"Value({x}).data is {fmt(found['data'])}, expected {x}")
     if not found["grad"]:

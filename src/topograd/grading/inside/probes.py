@@ -133,12 +133,21 @@ def under_upstream(op: str) -> Probe:
     return probe
 
 
+def foreign(v: Any) -> str:
+    """The name of topograd's own class behind ``v`` (an attribute of a learner's Value, or
+    its .data), or "": a wrapper of topograd's Value is not the learner's engine. (Inside the
+    sandbox topograd cannot be imported at all; a class in hand may hold one.)"""
+    kind = type(v)
+    return kind.__qualname__ if kind.__module__.split(".")[0] == "topograd" else ""
+
+
 def value(cls: Any, at: Points) -> Numbers:
     x = cls(at["leaf"])
+    held = [foreign(v) for v in (x, x.data, *getattr(x, "__dict__", {}).values())]
     return {
         "data": number(x.data),
         "grad": hasattr(x, "grad"),
-        "backward": callable(getattr(x, "backward", None)),
+        "wraps": next((name for name in held if name), ""),
     }
 
 
