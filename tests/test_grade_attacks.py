@@ -606,3 +606,32 @@ def test_every_attack_in_one_batch_gets_its_grade(classroom: Classroom) -> None:
     assert got == expected
     assert "\x1b" not in table
     shutil.rmtree(out)  # (the fixture compares the teacher's home and the class, not reports)
+
+
+FORGED_NUMBERS = """
+import json
+honest_mul = Value.__mul__
+def forging_mul(self, other):
+    if other == 2 and not isinstance(other, Value):  # the numbers probe's x * 2
+        forged = {"done": "numbers", "numbers": {"x * 2.error": 1.5}}
+        payload = json.dumps(forged).encode()
+        for fd in channels():
+            os.write(fd, b"%08x" % len(payload) + payload)
+        os._exit(0)
+    return honest_mul(self, other)
+Value.__mul__ = forging_mul
+"""
+
+
+def test_numbers_of_the_wrong_type_where_text_belongs_fail_that_objective(
+    classroom: Classroom,
+) -> None:
+    """In turn and of the right shape, the numbers probe's message says its error is 1.5: the
+    submission fails that objective, the grader does not fail (status 3)."""
+    file = classroom.submit(CORRECT + FIND_CHANNEL + FORGED_NUMBERS)
+    status, report, _ = graded(classroom, file)
+    assert status == report["status"] == 1, report
+    assert rows(report)["numbers"] == (
+        "fail",
+        "x * 2: the child's error is not a text (not its probe's)",
+    )

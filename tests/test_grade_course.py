@@ -134,13 +134,19 @@ def test_a_class_is_graded_in_one_batch_with_a_summary(tmp_path: Path) -> None:
 def test_two_files_of_one_name_or_a_missing_one_are_refused_before_grading(
     tmp_path: Path,
 ) -> None:
-    (tmp_path / "a").mkdir()
-    (tmp_path / "b").mkdir()
-    first, second = written(tmp_path / "a", engine=CORRECT), written(tmp_path / "b", engine=CORRECT)
-    ran = topograd("grade", *first, *second, "--out", str(tmp_path / "out"))
-    assert ran.returncode == 2 and "would write one report, engine" in ran.stderr
-    assert not (tmp_path / "out" / "batch.json").exists()
-    ran = topograd("grade", *first, str(tmp_path / "nobody.py"))
+    """a/engine.py and b/engine.py are named by their folders (a--engine, b--engine); a file
+    a--engine.py beside them would write a--engine's report too."""
+    for folder in ("a", "b"):
+        (tmp_path / folder).mkdir()
+    files = [*written(tmp_path / "a", engine=CORRECT), *written(tmp_path / "b", engine=CORRECT)]
+    files += written(tmp_path, **{"a--engine": CORRECT})
+    ran = topograd("grade", *files, "--out", str(tmp_path / "out"))
+    assert ran.returncode == 2 and ran.stdout == ""
+    assert f"{tmp_path}/a/engine.py and {tmp_path}/a--engine.py would write the report " in (
+        ran.stderr
+    )
+    assert not (tmp_path / "out" / "topograd-batch.json").exists()
+    ran = topograd("grade", files[0], str(tmp_path / "nobody.py"))
     assert ran.returncode == 2 and ran.stderr == f"error: grade: not a file: {tmp_path}/nobody.py\n"
 
 
@@ -153,11 +159,11 @@ def test_a_batch_killed_midway_goes_on_where_it_stopped(tmp_path: Path) -> None:
     command = [sys.executable, "-m", "topograd", "grade", *files, "--out", str(out), "--json"]
     grader = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     deadline = time.monotonic() + 60
-    while not (out / "batch.json").exists() and time.monotonic() < deadline:
+    while not (out / "topograd-batch.json").exists() and time.monotonic() < deadline:
         time.sleep(0.05)
     os.kill(grader.pid, signal.SIGKILL)
     grader.wait()
-    record = json.loads((out / "batch.json").read_text())
+    record = json.loads((out / "topograd-batch.json").read_text())
     assert [f["name"] for f in record["files"]] == ["alice"]
     first = (out / "alice.json").read_text()
     Path(files[1]).write_text(CORRECT)  # bob hands in a version that loads
@@ -165,7 +171,7 @@ def test_a_batch_killed_midway_goes_on_where_it_stopped(tmp_path: Path) -> None:
     assert ran.returncode == 1, ran.stderr
     assert ran.stderr.splitlines()[0].endswith("(kept from an earlier run)")
     assert (out / "alice.json").read_text() == first
-    record = json.loads((out / "batch.json").read_text())
+    record = json.loads((out / "topograd-batch.json").read_text())
     assert [(f["name"], f["status"]) for f in record["files"]] == [
         ("alice", 0),
         ("bob", 0),
@@ -179,9 +185,9 @@ def test_a_batch_killed_midway_goes_on_where_it_stopped(tmp_path: Path) -> None:
     assert kept == [True, True, False]
     assert sorted(p.name for p in out.iterdir()) == [
         "alice.json",
-        "batch.json",
         "bob.json",
         "carol.json",
+        "topograd-batch.json",
     ]
 
 
@@ -207,3 +213,73 @@ def test_the_guide_lists_every_objective_id_with_its_default_points() -> None:
         [f"`{o.id}`", o.title.replace("_", "\\_").replace("*", "\\*"), f"{points.of(o.id):g}"]
         for o in OBJECTIVES
     ]
+
+
+def test_an_op_the_course_names_counts_when_missing(tmp_path: Path) -> None:
+    """A skeleton whose tanh only raises NotImplementedError: by default tanh (and the lesson's
+    example, which needs it) count for nothing; a course that gives them points gets 0 of
+    those points, not full marks."""
+    stub = '\n    def tanh(self):\n        raise NotImplementedError("tanh")\n'
+    start, end = CORRECT.index("\n    def tanh(self):"), CORRECT.index("\n    def exp(self):")
+    (file,) = written(tmp_path, engine=CORRECT[:start] + stub + CORRECT[end:])
+    report = grade(Path(file), seed=6)
+    status = {r.id: r.status for r in report.rows}
+    assert (status["tanh"], status["lesson"], report.status) == ("missing", "skip", 0)
+    plain = gradescope(report, Points())
+    tanh = next(t for t in plain["tests"] if t["tags"] == ["tanh"])
+    assert tanh["max_score"] == 0.0 and "status" not in tanh
+    named = gradescope(report, Points.read_text("[points]\ntanh = 3\nlesson = 5\n"))
+    tanh, lesson = (next(t for t in named["tests"] if t["tags"] == [i]) for i in ("tanh", "lesson"))
+    assert (tanh["score"], tanh["max_score"], tanh["status"]) == (0.0, 3.0, "failed")
+    assert (lesson["score"], lesson["max_score"], lesson["status"]) == (0.0, 5.0, "failed")
+    assert named["score"] == sum(t["max_score"] for t in named["tests"]) - 8
+
+
+def test_a_batch_survives_a_file_that_vanishes_and_a_record_of_the_wrong_shape(
+    tmp_path: Path,
+) -> None:
+    """The first file takes a few seconds to load; meanwhile the second is deleted (a real
+    fault: the file is gone when its turn comes). A record whose fields have the wrong types
+    is graded afresh, not trusted."""
+    slow = "import time\ntime.sleep(3)\n" + CORRECT
+    files = written(tmp_path, alice=slow, bob=CORRECT, carol=CORRECT)
+    out = tmp_path / "out"
+    command = [sys.executable, "-m", "topograd", "grade", *files, "--out", str(out)]
+    grader = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    time.sleep(1)
+    Path(files[1]).unlink()
+    stdout, stderr = grader.communicate(timeout=120)
+    assert grader.returncode == 2, stderr
+    lines = {line.split()[0]: line for line in stdout.splitlines()[1:4]}
+    assert "cannot read it: No such file or directory" in lines["bob"]
+    assert lines["alice"].split()[1] == lines["carol"].split()[1] == "pass"
+    record = json.loads((out / "topograd-batch.json").read_text())
+    record["files"][0]["status"] = "0"  # a hand-edited record
+    (out / "topograd-batch.json").write_text(json.dumps(record))
+    Path(files[1]).write_text(CORRECT)
+    again = topograd("grade", *files, "--out", str(out))
+    assert again.returncode == 0, again.stderr
+    kept = [line.endswith("(kept from an earlier run)") for line in again.stderr.splitlines()]
+    assert kept == [False, False, True]  # alice's entry was not trusted, bob's was not there
+
+
+def test_a_folder_per_student_names_each_report_by_its_folder(tmp_path: Path) -> None:
+    for student in ("alice", "bob"):
+        (tmp_path / student).mkdir()
+        written(tmp_path / student, engine=CORRECT)
+    (tmp_path / "batch").mkdir()
+    files = [str(tmp_path / s / "engine.py") for s in ("alice", "bob")]
+    ran = topograd("grade", *files, "--out", str(tmp_path / "out"), "--json")
+    assert ran.returncode == 0, ran.stderr
+    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == [
+        "alice--engine.json",
+        "bob--engine.json",
+        "topograd-batch.json",
+    ]
+    (file,) = written(tmp_path / "batch", **{"topograd-batch": CORRECT})
+    clash = topograd("grade", file, "--out", str(tmp_path / "out2"), "--json")
+    assert clash.returncode == 2 and "which another file (or the batch's record)" in clash.stderr
+    module = topograd(
+        "grade", "--module", "engine", "--path", str(tmp_path / "alice"), "--out", "o"
+    )
+    assert module.returncode == 2 and "--out grades files" in module.stderr

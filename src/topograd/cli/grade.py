@@ -12,10 +12,11 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from ..grading import Report, SandboxError, grade
-from ..grading.batch import Entry, as_json, graded_class, status_of, table
+from ..grading import Report, SandboxError, checked, grade
+from ..grading.batch import KEPT, Entry, as_json, graded_class, status_of, table
 from ..grading.course import Points, gradescope, scored
 from ..grading.lesson import fresh_seed
+from ..grading.report import NAME_LIMIT, shown
 from ..grading.sandbox import UNSAFE
 from .common import UsageError, check_folder
 
@@ -117,12 +118,18 @@ def run(args: argparse.Namespace) -> int:
     files = [Path(f) for f in args.files]
     if bool(files) == (args.module is not None):
         raise UsageError(
-            "grade: give FILE.py (one or more) or --module PKG.MODULE (with --path DIR)"
+            "grade: give FILE.py (or several) or --module PKG.MODULE (with --path DIR)"
         )
     if args.path is not None and args.module is None:
         raise UsageError("grade: --path goes with --module")
+    if args.out is not None and args.module is not None:
+        raise UsageError("grade: --out grades files (FILE.py ...), not --module")
     if args.json:
         args.format = "json"
+    try:  # every argument checked before any grading
+        checked(args.require, args.timeout, args.memory, args.deadline)
+    except ValueError as error:
+        raise UsageError(str(error)) from None
     points = points_of(args.points)
     if args.unsafe_no_sandbox:
         print(f"warning: {UNSAFE}", file=sys.stderr)
@@ -143,9 +150,10 @@ def points_of(path: str | None) -> Points:
         raise UsageError(str(error)) from None
 
 
-def graded(args: argparse.Namespace, file: Path | None) -> Report:
+def graded(args: argparse.Namespace, file: Path | None, in_batch: bool = False) -> Report:
     """One submission's report, whatever happens while grading it (the grader's own failure
-    is a report of status 3); bad arguments are a UsageError."""
+    is a report of status 3). What was handed in that is no engine's file (a folder, a
+    notebook) is a UsageError, or, in a batch, that file's load error."""
     seed = fresh_seed() if args.seed is None else args.seed
     name = str(file) if file is not None else args.module
     try:
@@ -162,6 +170,8 @@ def graded(args: argparse.Namespace, file: Path | None) -> Report:
             seed=seed,
         )
     except ValueError as error:
+        if in_batch:
+            return Report(name, load_error=str(error), seed=seed)
         raise UsageError(str(error)) from None
     except SandboxError as error:
         return Report(name, grader_error=str(error), seed=seed)
@@ -180,48 +190,50 @@ def rendered(form: str, points: Points, report: Report) -> tuple[str, float, flo
     return report.table(), score, most
 
 
+def fingerprint(args: argparse.Namespace, points: Points) -> str:
+    """What a batch grades with: a report made with other options is made again."""
+    options = {
+        "class": args.class_name,
+        "timeout": args.timeout,
+        "memory": args.memory,
+        "require": sorted(args.require),
+        "deadline": args.deadline,
+        "format": args.format,
+        "points": [points.default, sorted(points.named.items())],
+        "seed": args.seed,
+        "unsafe": args.unsafe_no_sandbox,
+    }
+    return hashlib.sha256(json.dumps(options, sort_keys=True).encode()).hexdigest()[:16]
+
+
 def run_batch(args: argparse.Namespace, files: list[Path], points: Points) -> int:
     """A class: each file graded in turn, a line of progress on stderr per file, then the
     summary table (or, with --format json and no --out, every report as one JSON document)."""
-    missing = [str(f) for f in files if not f.is_file()]
+    missing = [shown(str(f), NAME_LIMIT) for f in files if not f.is_file()]
     if missing:
         raise UsageError(f"grade: not a file: {', '.join(missing[:5])}")
     if args.out is not None:
         check_folder(args.out, "--out")
         Path(args.out).mkdir(parents=True, exist_ok=True)
-    options = json.dumps(
-        {
-            "class": args.class_name,
-            "timeout": args.timeout,
-            "memory": args.memory,
-            "require": sorted(args.require),
-            "deadline": args.deadline,
-            "format": args.format,
-            "points": [points.default, sorted(points.named.items())],
-            "seed": args.seed,
-            "unsafe": args.unsafe_no_sandbox,
-        },
-        sort_keys=True,
-    )
     reports: dict[str, Any] = {}
 
     def told(entry: Entry, text: str) -> None:
         if text and args.format != "table":
             reports[entry.name] = json.loads(text)
-        kept = " (kept from an earlier run)" if entry.kept else ""
-        print(f"{entry.name}: {entry.summary}{kept}", file=sys.stderr, flush=True)
+        said = f"{shown(entry.name, NAME_LIMIT)}: {entry.summary}{KEPT if entry.kept else ''}"
+        print(said, file=sys.stderr, flush=True)
 
     try:
         entries = graded_class(
             files,
-            partial(graded, args),
+            partial(graded, args, in_batch=True),
             partial(rendered, args.format, points),
-            hashlib.sha256(options.encode()).hexdigest()[:16],
+            fingerprint(args, points),
             Path(args.out) if args.out is not None else None,
             ".txt" if args.format == "table" else ".json",
             told,
         )
-    except ValueError as error:
+    except ValueError as error:  # two files that would write one report
         raise UsageError(str(error)) from None
     if args.format != "table" and args.out is None:
         print(as_json(entries, reports))

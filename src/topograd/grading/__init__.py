@@ -22,7 +22,7 @@ from .report import Report, Row, judge
 from .runner import Child, Forked, Spawned, measure
 from .sandbox import UNSAFE, Submission, unavailable
 
-__all__ = ["Report", "Row", "SandboxError", "grade"]
+__all__ = ["Report", "Row", "SandboxError", "checked", "grade"]
 
 FOLLOWS: dict[str, list[str]] = {f"op.{op}": [f"rule.{op}", f"chain.{op}"] for op in BY_NAME}
 FOLLOWS["op.tanh"].append("lesson")  # probe -> those not worth running when it is lost
@@ -44,6 +44,7 @@ class SandboxError(RuntimeError):
 
 
 def checked(require: tuple[str, ...], timeout: float, memory: int, deadline: float) -> None:
+    """ValueError naming the first of ``grade``'s options that is out of range."""
     unknown = sorted(set(require) - set(BY_NAME))
     if unknown:
         raise ValueError(f"require: no op named {', '.join(unknown)} (ops: {', '.join(BY_NAME)})")

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -21,8 +22,9 @@ from typing import Any
 from ..disk import write_atomically
 from .report import LABELS, NAME_LIMIT, Report, shown
 
-RECORD = "batch.json"
+RECORD = "topograd-batch.json"
 CANNOT = {2: "cannot load", 3: "not graded"}  # the table's word for statuses 2 and 3
+KEPT = " (kept from an earlier run)"
 
 
 @dataclass(frozen=True)
@@ -31,7 +33,7 @@ class Entry:
 
     file: str  # as given
     name: str  # its report's name in the folder
-    sha256: str  # of the file's content when graded
+    sha256: str  # of the file's content when graded ("" where it could not be read)
     options: str  # what it was graded with
     status: int
     score: float
@@ -41,36 +43,66 @@ class Entry:
     kept: bool = False  # from an earlier run of the batch, not graded again
 
 
+TYPES: dict[str, type | tuple[type, ...]] = {
+    "status": int,
+    "score": (int, float),
+    "most": (int, float),
+    "seed": (int, type(None)),
+}
 Render = Callable[[Report], tuple[str, float, float]]  # a report -> its text, score, most
 
 
-def digest(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()
+def digest(path: Path) -> tuple[str, Report | None]:
+    """The SHA-256 of the file's content; where it cannot be read (gone since the batch
+    began, say), "" and the report that says so."""
+    try:
+        return hashlib.sha256(path.read_bytes()).hexdigest(), None
+    except OSError as error:
+        return "", Report(str(path), load_error=f"cannot read it: {error.strerror}")
 
 
-def names_of(files: Sequence[Path]) -> list[str]:
-    """Each file's report name (its stem), or ValueError where two files share one."""
+def names_of(files: Sequence[Path], suffix: str = ".json") -> list[str]:
+    """Each file's report name: its stem, or, where two files share a stem (a folder per
+    student, each with its engine.py), its path from the files' common folder ("alice--engine");
+    ValueError where two files would still write one report."""
+    stems = [file.stem for file in files]
+    if len(set(stems)) < len(stems):
+        common = Path(os.path.commonpath([file.resolve().parent for file in files]))
+        parts = [file.resolve().with_suffix("").relative_to(common).parts for file in files]
+        stems = ["--".join(p) for p in parts]
     names: dict[str, Path] = {}
-    for file in files:
-        if file.stem in names:
+    for file, name in zip(files, stems):
+        if name in names or f"{name}{suffix}" == RECORD:
+            other = f"{shown(str(names[name]), NAME_LIMIT)} and " if name in names else ""
             raise ValueError(
-                f"{names[file.stem]} and {file} would write one report, {file.stem}: give "
-                "each submission a name of its own"
+                f"{other}{shown(str(file), NAME_LIMIT)} would write the report "
+                f"{shown(name + suffix, NAME_LIMIT)}, which another file (or the batch's "
+                "record) writes: give each submission a name of its own"
             )
-        names[file.stem] = file
+        names[name] = file
     return list(names)
 
 
 def earlier(folder: Path | None) -> dict[str, Entry]:
-    """The record of an earlier run into ``folder``: name -> entry (empty where there is
-    none, or it cannot be read)."""
+    """The record of an earlier run into ``folder``: name -> entry (none where there is no
+    record or it cannot be read; an entry of another shape is graded again)."""
     if folder is None or not (folder / RECORD).is_file():
         return {}
     try:
-        found = json.loads((folder / RECORD).read_text(encoding="utf-8"))
-        return {e["name"]: Entry(**e, kept=True) for e in found["files"]}
+        files = json.loads((folder / RECORD).read_text(encoding="utf-8"))["files"]
     except (OSError, ValueError, KeyError, TypeError):
-        return {}  # a record of another shape: grade everything again
+        return {}
+    found = {}
+    for e in files if isinstance(files, list) else []:
+        try:
+            entry = Entry(**e, kept=True)
+        except TypeError:
+            continue
+        texts = (entry.file, entry.name, entry.sha256, entry.options, entry.summary)
+        kinds = all(isinstance(getattr(entry, k), t) for k, t in TYPES.items())
+        if kinds and all(isinstance(t, str) for t in texts) and not isinstance(entry.status, bool):
+            found[entry.name] = entry
+    return found
 
 
 def recorded(entries: dict[str, Entry]) -> bytes:
@@ -92,30 +124,32 @@ def graded_class(
     run whose file and options are unchanged. ``told`` hears of each entry as the batch goes
     (with its rendered report, or "" for one kept)."""
     record, entries = earlier(folder), []
-    for file, name in zip(files, names_of(files)):
-        sha, before = digest(file), record.get(name)
-        if (
-            folder is not None
-            and before is not None
-            and (before.sha256, before.options) == (sha, options)
-            and (folder / f"{name}{suffix}").is_file()
-        ):
+    for file, name in zip(files, names_of(files, suffix)):
+        sha, unread = digest(file)
+        report_file = folder / f"{name}{suffix}" if folder is not None else None
+        before = record.get(name)
+        if before is not None and unchanged(before, sha, options, report_file):
             entries.append(before)
             told(before, "")
             continue
-        report = grade_one(file)
+        report = unread or grade_one(file)
         text, score, most = render(report)
-        summary = report.summary()
-        entry = Entry(
-            str(file), name, sha, options, report.status, score, most, report.seed, summary
-        )
-        if folder is not None:
-            write_atomically(folder / f"{name}{suffix}", text.encode())
+        status, seed, summary = report.status, report.seed, report.summary()
+        entry = Entry(str(file), name, sha, options, status, score, most, seed, summary)
+        if folder is not None and report_file is not None:
+            write_atomically(report_file, text.encode())
             record[name] = entry
             write_atomically(folder / RECORD, recorded(record))
         entries.append(entry)
         told(entry, text)
     return entries
+
+
+def unchanged(before: Entry, sha: str, options: str, report: Path | None) -> bool:
+    """Whether an earlier run's entry stands: the same content, graded with the same options,
+    its report still there."""
+    same = sha != "" and (before.sha256, before.options) == (sha, options)
+    return same and report is not None and report.is_file()
 
 
 def status_of(entries: Sequence[Entry]) -> int:
@@ -130,7 +164,7 @@ def table(entries: Sequence[Entry]) -> str:
     for e in entries:
         word = CANNOT.get(e.status) or LABELS["fail" if e.status else "pass"]
         score = f"{e.score:g}/{e.most:g}"
-        said = shown(e.summary, NAME_LIMIT) + (" (kept from an earlier run)" if e.kept else "")
+        said = shown(e.summary, NAME_LIMIT) + (KEPT if e.kept else "")
         lines.append(f"{shown(e.name, width):<{width}}  {word:<11}  {score:>9}  {said}")
     counts = [sum(e.status == s for e in entries) for s in range(4)]
     words = ("passed", "failed", "could not be loaded", "were not graded")

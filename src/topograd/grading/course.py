@@ -11,8 +11,9 @@ A course file is TOML, naming objectives by id (``docs/grading.md`` lists them):
 
 Without one, each objective is worth 1 point and each warning-only objective (backward twice,
 deep graphs, ``_prev``/``_op``) 0, since a warning never fails the engine. A passed objective
-and a warned one earn their points; a failed or blocked one earns 0; a skipped one (an op the
-class lacks and the course does not require) is shown but counts for nothing.
+and a warned one earn their points; a failed or blocked one earns 0. A missing op (one the
+class lacks, or has not written yet) and an objective skipped for want of it count for nothing,
+unless the course file names them: then they are worth their points and earn 0.
 
 >>> points = Points.read_text("[points]\\nlesson = 5\\n")
 >>> points.of("lesson"), points.of("add"), points.of("deep")
@@ -21,7 +22,6 @@ class lacks and the course does not require) is shown but counts for nothing.
 
 from __future__ import annotations
 
-import math
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -32,6 +32,7 @@ from .report import Report
 
 WARNINGS = frozenset(o.id for o in OBJECTIVES if o.warning)
 EARNS = frozenset({"pass", "warn"})  # the statuses that earn an objective's points
+ABSENT = frozenset({"missing", "skip"})  # not graded: worth nothing unless the course says
 
 
 @dataclass(frozen=True)
@@ -45,6 +46,12 @@ class Points:
         if objective in self.named:
             return self.named[objective]
         return 0.0 if objective in WARNINGS else self.default
+
+    def most(self, objective: str, status: str) -> float:
+        """What the objective is worth in a report where its status is ``status``."""
+        if status in ABSENT and objective not in self.named:
+            return 0.0
+        return self.of(objective)
 
     @classmethod
     def read(cls, path: str | Path) -> Points:
@@ -62,8 +69,10 @@ class Points:
         except tomllib.TOMLDecodeError as error:
             raise ValueError(f"--points: {name} is not TOML: {error}") from None
         unknown = sorted(set(table) - {"points"})
-        if unknown or not isinstance(table.get("points"), dict):
-            raise ValueError(f"--points: {name} holds one table, [points] (found {unknown})")
+        if unknown:
+            raise ValueError(f"--points: {name} holds one table, [points], not {unknown}")
+        if not isinstance(table.get("points"), dict):
+            raise ValueError(f"--points: {name} holds no [points] table")
         named: dict[str, float] = {}
         ids = {o.id for o in OBJECTIVES}
         for key, value in table["points"].items():
@@ -73,7 +82,7 @@ class Points:
                 )
             if isinstance(value, bool) or not isinstance(value, (int, float)):
                 raise ValueError(f"--points: {key} = {value!r} in {name} is not a number")
-            if not (math.isfinite(value) and 0 <= value <= 1000):
+            if not 0 <= value <= 1000:  # (inf too; nan fails both comparisons)
                 raise ValueError(f"--points: {key} = {value} in {name} is not from 0 to 1000")
             named[key] = float(value)
         return cls(named.pop("default", 1.0), named)
@@ -83,9 +92,7 @@ def scored(report: Report, points: Points) -> tuple[float, float]:
     """The report's score and the most it could have scored, under ``points``."""
     score = most = 0.0
     for row in report.rows:
-        if row.status in ("skip", "missing"):
-            continue
-        most += points.of(row.id)
+        most += points.most(row.id, row.status)
         score += points.of(row.id) if row.status in EARNS else 0.0
     if not report.rows:  # not loaded, or not graded: every objective counts, none earned
         most = sum(points.of(o.id) for o in OBJECTIVES)
@@ -110,21 +117,21 @@ def gradescope(report: Report, points: Points) -> dict[str, Any]:
     for number, objective in enumerate(OBJECTIVES, 1):
         row = next((r for r in report.rows if r.id == objective.id), None)
         status, text = (
-            (row.status, row.text) if row else ("fail", "not graded: " + report.summary())
+            (row.status, row.text) if row else ("fail", f"not graded: {report.summary()}")
         )
-        most = 0.0 if status in ("skip", "missing") else points.of(objective.id)
-        tests.append(
-            {
-                "name": title[objective.id],
-                "number": str(number),
-                "score": most if status in EARNS else 0.0,
-                "max_score": most,
-                "status": "failed" if status in ("fail", "blocked") else "passed",
-                "output": f"{status}: {text}" if text else status,
-                "tags": [objective.id],
-                "visibility": "visible",
-            }
-        )
+        most = points.most(objective.id, status)
+        test: dict[str, Any] = {
+            "name": title[objective.id],
+            "number": str(number),
+            "score": most if status in EARNS else 0.0,
+            "max_score": most,
+            "output": f"{status}: {text}" if text else status,
+            "tags": [objective.id],
+            "visibility": "visible",
+        }
+        if status not in ABSENT or most:  # (a test worth nothing, not graded: no verdict)
+            test["status"] = "passed" if status in EARNS else "failed"
+        tests.append(test)
     return {
         "score": score,
         "output": report.summary() + seed,

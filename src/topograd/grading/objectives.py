@@ -124,16 +124,16 @@ def implemented(r: Results) -> Verdict:
     check built on it fails."""
     found = r.numbers("written", "the class's methods")
     lacks = [name for name in WRITTEN if found.get(name) == "missing"]
-    unwritten = [f"{name} ({found[name]})" for name in WRITTEN if name in found]
-    unwritten = [text for text in unwritten if not text.endswith("(missing)")]
-    if lacks == ["backward"] and not unwritten:
+    pending = [f"{name} ({found[name]})" for name in WRITTEN if name in found]
+    pending = [text for text in pending if not text.endswith("(missing)")]
+    if lacks == ["backward"] and not pending:
         return wrong(
             "the class has no backward() method: write it (a topological order of the graph, "
             "then each node's _backward in reverse, from a gradient of 1 at the output)"
         )
-    if lacks or unwritten:
+    if lacks or pending:
         said = [f"the class has no {' or '.join(lacks)}"] if lacks else []
-        said += [f"not written yet: {', '.join(unwritten)}"] if unwritten else []
+        said += [f"not written yet: {', '.join(pending)}"] if pending else []
         return wrong(
             f"{'; '.join(said)}: every other check builds on __add__, __mul__ and "
             "backward(), so write those first"

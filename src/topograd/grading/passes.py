@@ -59,6 +59,8 @@ def numbers(r: Results) -> Verdict:
     for text, build in NUMBER_EXPRESSIONS.items():
         if f"{text}.error" in found:
             error = found[f"{text}.error"]
+            if not isinstance(error, str):
+                raise ProbeError(f"{text}: the child's error is not a text (not its probe's)")
             return wrong(f"{text} raises {error}{number_hint(text, error)}")
         want, grad = build(x), (float(build(1.0) - build(0.0)))
         got, got_grad = found[f"{text}.value"], found[f"{text}.grad"]
@@ -72,13 +74,14 @@ def numbers(r: Results) -> Verdict:
 
 def number_hint(text: str, error: str) -> str:
     """What to mend, from the error a number beside a Value raised."""
-    method = "__mul__" if "*" in text else "__add__"
+    sign = "*" if "*" in text else "+"
+    method = "__mul__" if sign == "*" else "__add__"
     if error.startswith("TypeError: unsupported operand"):
         return f" (define {method.replace('__', '__r', 1)})"
     if error.startswith("AttributeError") and "'data'" in error:
         return f" (wrap a number in a Value in {method})"
     if error.startswith("RecursionError"):
-        return f" ({method.replace('__', '__r', 1)} calls itself: return self {text[2]} other)"
+        return f" ({method.replace('__', '__r', 1)} calls itself: return self {sign} other)"
     return ""
 
 

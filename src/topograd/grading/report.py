@@ -93,7 +93,7 @@ def judge(outcomes: dict[str, Outcome], at: Draw, require: frozenset[str]) -> li
                 verdict = objective.judge(r)
             except ProbeError as error:
                 verdict = Verdict("fail", str(error))
-            except (LookupError, TypeError, ValueError, ArithmeticError) as error:
+            except (LookupError, TypeError, ValueError, ArithmeticError, AttributeError) as error:
                 verdict = Verdict("fail", f"the child's numbers are not its probe's ({error!r})")
             if objective.warning and verdict.status == "fail":
                 verdict = Verdict("warn", verdict.text)
