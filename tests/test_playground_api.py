@@ -92,6 +92,7 @@ def test_pages_and_headers(port: int) -> None:
     for path, kind in [
         ("/app.js", "text/javascript"),
         ("/stepper.js", "text/javascript"),
+        ("/labels.js", "text/javascript"),
         ("/nodes.js", "text/javascript"),
         ("/format.js", "text/javascript"),
         ("/graph.js", "text/javascript"),
@@ -111,6 +112,7 @@ def test_the_page_has_no_inline_script_and_no_eval() -> None:
         '<script src="/format.js" defer>',
         '<script src="/graph.js" defer>',
         '<script src="/stepper.js" defer>',
+        '<script src="/labels.js" defer>',
         '<script src="/nodes.js" defer>',
         '<script src="/share.js" defer>',
         '<script src="/zoom.js" defer>',
@@ -126,6 +128,7 @@ def test_the_page_has_no_inline_script_and_no_eval() -> None:
             "format.js",
             "graph.js",
             "stepper.js",
+            "labels.js",
             "nodes.js",
             "share.js",
             "zoom.js",

@@ -1,9 +1,10 @@
 // The backward pass, step by step, on the drawn graph: which node runs, what flows along each of
-// its edges (local derivative × upstream gradient = contribution, the arrow pointing the way the
-// gradient goes), which nodes are done and which wait, each node's running total where paths
-// meet, and the gradients table as it stands at that step. Any step can be shown from scratch,
-// so Back is the same as Step. Loaded after format.js and graph.js; uses $, state and
-// walkMoved(), which the page (app.js) and the notebook's widget (widget.js) each define.
+// its edges (its local rule, ∂d/∂a = b, over local derivative × upstream gradient =
+// contribution, placed off the boxes by labels.js; the arrow pointing the way the gradient
+// goes), which nodes are done and which wait, each node's running total where paths meet, and
+// the gradients table as it stands at that step. Any step can be shown from scratch, so Back is
+// the same as Step. Loaded after format.js and graph.js; uses $, state and walkMoved(), which
+// the page (app.js) and the notebook's widget (widget.js) each define.
 "use strict";
 
 // A new element of the graph's drawing (in its own namespace, the SVG one).
@@ -138,45 +139,8 @@ function highlight(step) {
     path.classList.add("flow");
     path.setAttribute("marker-end", "");
     path.setAttribute("marker-start", "url(#tg-arrow-back)");
-    label(path, `${number(edge.partial)} × ${number(step.grad)} = ${number(edge.contribution)}`);
+    edgeLabel(path, edge.rule, `${number(edge.partial)} × ${number(step.grad)} = ${number(edge.contribution)}`);
   }
-}
-
-// A label at the middle of an edge, on a white ground, moved up or down (a line at a time)
-// off the nodes and the labels already placed, where it can be.
-function label(path, text) {
-  const svg = path.ownerSVGElement;
-  const layer = marks(svg);
-  const at = path.getPointAtLength(path.getTotalLength() / 2);
-  const words = drawn(svg, "text");
-  words.setAttribute("class", "flow-label");
-  words.setAttribute("x", String(at.x));
-  words.setAttribute("text-anchor", "middle");
-  words.dataset.edge = path.dataset.edge;
-  words.textContent = text;
-  layer.append(words);
-  const taken = [...svg.querySelectorAll("g.node, text.flow-label")]
-    .filter((el) => el !== words)
-    .map((el) => el.getBBox());
-  const tall = Number(svg.dataset.height);
-  const inside = (box) => box.y >= 0 && box.y + box.height <= tall;
-  for (const shift of [0, -14, 14, -28, 28, -42, 42, -56, 56]) {
-    words.setAttribute("y", String(at.y - 5 + shift));
-    const box = words.getBBox();
-    if (inside(box) && !taken.some((other) => overlap(other, box))) break;
-    words.setAttribute("y", String(at.y - 5));
-  }
-  const box = words.getBBox();
-  const ground = drawn(svg, "rect");
-  ground.setAttribute("class", "flow-ground");
-  for (const [name, value] of [["x", box.x - 3], ["y", box.y - 1], ["width", box.width + 6], ["height", box.height + 2]]) {
-    ground.setAttribute(name, String(value));
-  }
-  layer.insertBefore(ground, words);
-}
-
-function overlap(a, b) {
-  return a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
 }
 
 // Under a node that several paths reach, the sum of what has arrived: 1 + 3 + 3 = 7.
@@ -186,12 +150,10 @@ function runningSum(id, parts, total) {
   const words = drawn(box.ownerSVGElement, "text");
   words.setAttribute("class", "running-sum");
   words.dataset.node = id;
-  words.setAttribute("x", box.getAttribute("x"));
-  words.setAttribute("y", String(Number(box.getAttribute("y")) + Number(box.getAttribute("height")) + 13));
   let running = 0;
   const totals = parts.map((part) => number((running += part)));
   words.textContent = `Σ ${parts.map(number).join(" + ")} = ${number(total)}: ${totals.join(", ")}`;
-  marks(box.ownerSVGElement).append(words);
+  nodeWords(box, words);
 }
 
 // The group that holds this page's marks on the graph (drawn last, so on top), and the arrow
@@ -220,6 +182,7 @@ function marks(svg) {
 function clearMarks() {
   const svg = $("graph").querySelector("svg");
   svg?.querySelector("g.marks")?.replaceChildren();
+  unGrow(svg);
   const panel = $("graph");
   for (const el of panel.querySelectorAll(".current, .received, .flow, .waiting, .done")) {
     el.classList.remove("current", "received", "flow", "waiting", "done");
