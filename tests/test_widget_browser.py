@@ -24,6 +24,7 @@ import pytest
 from nbformat.v4 import new_code_cell, new_notebook
 
 import topograd as tg
+from topograd.viz.draw import LEGEND, gradient_fill, largest_gradient
 
 playwright_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
 pytest.importorskip("jupyterlab", reason="JupyterLab is not installed")
@@ -161,6 +162,11 @@ def test_the_widget_steps_and_shares_its_step_with_python(page: Any, tmp_path: P
     rules = [e.rule for e in tg.trace(y).steps[1].edges]
     assert rules[0].endswith("= x")  # mul's partial for one operand is the other: x
     expect(widget.locator(".flow-label .rule")).to_have_text(rules)
+    traced = tg.trace(y)  # x's fill: its gradient so far, 7, as tg.draw fills it
+    colour = gradient_fill(traced.nodes[0].grad, largest_gradient(traced.nodes))
+    fill = widget.locator("#tg-n0 rect").evaluate("r => getComputedStyle(r).fill")
+    assert fill == "rgb({}, {}, {})".format(*(int(colour[k : k + 2], 16) for k in (1, 3, 5)))
+    expect(widget.locator("#legend")).to_contain_text(LEGEND)
     expect(widget.locator(".running-sum")).to_have_text("Σ 1 + 3 + 3 = 7: 1, 4, 7")
     expect(widget.locator("#progress")).to_have_text("step 2 of 2")
     page.screenshot(path=str(tmp_path / "widget.png"))

@@ -39,7 +39,8 @@ function showStep(k) {
   }
   if (state.step === 0) {
     for (const node of state.data.nodes) setGrad(node.id, number(node.grad));
-    colourByGradient();
+    colourByGradient(null);
+    widthByContribution(flowedUpTo(state.data.steps.length - 1));
     renderGradientCells(null);
     $("log").replaceChildren();
     progress();
@@ -50,7 +51,6 @@ function showStep(k) {
   const last = state.step < order.length ? order[state.step] - 1 : state.data.steps.length - 1;
   const totals = Object.create(null); // node -> running total
   const parts = Object.create(null); // node -> contributions so far
-  for (const node of state.data.nodes) svgNode(node.id)?.classList.add("waiting");
   for (let index = 0; index <= last; index += 1) {
     const step = state.data.steps[index];
     totals[step.node] = step.grad;
@@ -62,8 +62,11 @@ function showStep(k) {
   }
   for (const node of state.data.nodes) {
     setGrad(node.id, node.id in totals ? number(totals[node.id]) : "?");
+    if (!(node.id in totals)) svgNode(node.id)?.classList.add("waiting"); // nothing arrived yet
     if ((parts[node.id] ?? []).length > 1) runningSum(node.id, parts[node.id], totals[node.id]);
   }
+  colourByGradient(totals);
+  widthByContribution(flowedUpTo(last));
   highlight(state.data.steps[current]);
   renderGradientCells(totals);
   $("log").replaceChildren(...order.slice(0, state.step).map((index) => logLine(state.data.steps[index])));
@@ -85,6 +88,7 @@ function showForward(order) {
     svgNode(node.id)?.classList.add(known.has(node.id) ? "done" : "waiting");
   }
   renderGradientCells(Object.create(null));
+  colourByGradient(Object.create(null)); // no gradient yet: every box white
   const lines = order.slice(0, state.step).map((index) => {
     const line = document.createElement("li");
     line.dataset.node = nodes[index].id;
@@ -193,7 +197,18 @@ function clearMarks() {
   for (const path of panel.querySelectorAll("path.edge")) {
     path.setAttribute("marker-end", "url(#tg-arrow)");
     path.removeAttribute("marker-start");
+    path.style.strokeWidth = "";
   }
+}
+
+// What has flowed along each operand's edge once the steps up to `last` have run: edge id ->
+// contribution.
+function flowedUpTo(last) {
+  const flowed = Object.create(null);
+  for (const step of state.data.steps.slice(0, last + 1)) {
+    for (const edge of step.edges) flowed[`${step.node}.${edge.operand}`] = edge.contribution;
+  }
+  return flowed;
 }
 
 // A constant (the 2 of 2*x) keeps no gradient: the log says so rather than "into 2 (now 3)".
