@@ -424,9 +424,9 @@ def test_a_node_tells_its_gradient_as_a_sum_over_its_users(page: Any) -> None:
     page.locator("#tg-n0").focus()  # x, by the keyboard
     info = page.locator("#node-info")
     expect(info).to_be_visible()
-    expect(info).to_contain_text("value 3, gradient dx*x + x/dx = 7")
-    expect(info).to_contain_text("= 1 × 1 + 1 × 3 + 1 × 3 = 7")
-    expect(info).to_contain_text("from x*x: 1 × 3 = 3")
+    expect(info).to_contain_text("value 3, gradient ∂(x*x + x)/∂x = 7")
+    expect(info).to_contain_text("= 1 × 1 + 3 × 1 + 3 × 1 = 7")  # local derivative × upstream
+    expect(info).to_contain_text("from x*x: ∂(x*x)/∂x = x; 3 × 1 = 3")
     page.locator("#tg-n1").hover()
     expect(info).to_contain_text("x*x = x * x")
 

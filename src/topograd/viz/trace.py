@@ -27,7 +27,7 @@ from ..autograd.engine import observe_backward
 from ..autograd.kinds import kind_of
 from ..scalar.value import Value
 from .graph import EdgeInfo, NodeInfo, as_json, describe, ids, json_number, walk
-from .rules import rule
+from .rules import bracketed, rule
 
 
 @dataclass(frozen=True)
@@ -112,9 +112,11 @@ class Trace:
         )
 
     def to_json(self) -> dict[str, Any]:
-        """JSON-ready: ``nodes``, ``edges`` and ``steps``; inf and nan as strings."""
+        """JSON-ready: ``nodes`` (each with its name ``bracketed`` as formulas write an
+        operand), ``edges`` and ``steps``; inf and nan as strings."""
+        names = [{"bracketed": bracketed(n.name)} for n in self.nodes]
         return {
-            "nodes": as_json(self.nodes),
+            "nodes": [{**row, **name} for row, name in zip(as_json(self.nodes), names)],
             "edges": as_json(self.edges),
             "steps": [
                 {

@@ -2,8 +2,8 @@
 // gradient so far, with a legend), the width of its edges (what flowed along them), and, when
 // the pointer rests on it or it has the focus (Tab, or a click), a panel with its formula,
 // value and gradient, the gradient written as the lesson writes it: the sum over the node's
-// users of each user's gradient × its local derivative. Loaded before app.js, which owns the
-// page's state.
+// users of each local derivative × that user's gradient (the order of the edges' labels).
+// Loaded before app.js, which owns the page's state.
 "use strict";
 
 // A box's fill for its gradient, as topograd's drawings fill theirs (viz/draw.py's
@@ -114,17 +114,18 @@ function showNode(id) {
   const panel = $("node-info");
   const lines = [
     `${nameOf(id)}${node.op ? ` = ${formula(node)}` : node.label ? " (an input)" : " (a constant)"}`,
-    `value ${number(node.data)}, gradient d${nameOf(out.id)}/d${nameOf(id)} = ${number(node.grad)}`,
+    `value ${number(node.data)}, gradient ∂${out.bracketed}/∂${node.bracketed} = ${number(node.grad)}`,
   ];
   if (id === out.id) {
     lines.push("the output: its gradient is seeded with 1");
   } else if (terms.length) {
+    // each term as its edge's label writes it: local derivative × upstream gradient
     const sum = terms
-      .map((t) => `${number(t.upstream)} × ${number(t.edge.partial)}`)
+      .map((t) => `${number(t.edge.partial)} × ${number(t.upstream)}`)
       .join(" + ");
-    lines.push(`= Σ over its users of (user's gradient × local derivative) = ${sum} = ${number(node.grad)}`);
+    lines.push(`= Σ over its users of (local derivative × user's gradient) = ${sum} = ${number(node.grad)}`);
     for (const t of terms) {
-      lines.push(`  from ${nameOf(t.user)}: ${number(t.upstream)} × ${number(t.edge.partial)} = ${number(t.edge.contribution)}`);
+      lines.push(`  from ${nameOf(t.user)}: ${t.edge.rule}; ${number(t.edge.partial)} × ${number(t.upstream)} = ${number(t.edge.contribution)}`);
     }
   }
   panel.replaceChildren(...lines.map((text) => {

@@ -259,11 +259,15 @@ function stop() {
   progress();
 }
 
-// → Step, ← Back, space Play/Pause, when no field has the keys.
+// → Step, ← Back, space Play/Pause, when no field has the keys. The walk's own buttons keep
+// the focus once clicked, and leave the arrows to the walk (space stays theirs: it clicks).
 function keys(event) {
   const target = event.target;
   if (event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return; // the browser's
-  if (target instanceof Element && target.closest("input, select, textarea, summary, button, [role=button]")) {
+  const arrow = event.key === "ArrowRight" || event.key === "ArrowLeft";
+  const walkButton = target instanceof Element && target.closest("#stepper button");
+  if (target instanceof Element && target.closest("input, select, textarea, summary, button, [role=button]")
+    && !(arrow && walkButton)) {
     return; // a control's own keys
   }
   if (!state.data) return;
