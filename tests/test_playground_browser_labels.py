@@ -1,7 +1,8 @@
 """The words the backward walk writes on the graph, in Chromium: each edge's label is its local
 rule (from the registry's derivative, as ``topograd ops`` prints it) over its numbers, and no
 label or running sum ever lies over a node's box or over another's words: on every preset, on
-a 60-term graph and on random graphs, at every step. Fixtures as the page's tests."""
+a 60-term graph and on random graphs, at every step, and on a phone's screen (390 x 844) too.
+Fixtures as the page's tests."""
 
 from __future__ import annotations
 
@@ -156,3 +157,17 @@ def test_no_word_lies_over_a_box_on_random_graphs(page: Any, seed: int) -> None:
             break
     show(page, expr, values)
     check_every_step(page, expr, values)
+
+
+def test_no_word_lies_over_a_box_on_a_phone(browser: Any, url: str) -> None:
+    phone = shared.opened(browser, url, 390, 844)
+    for preset in (0, 4, 5):  # the lesson, x*x + x, the larger graph
+        button = phone.locator("#presets button").nth(preset)
+        expr = button.get_attribute("data-expr")
+        values = {k: float(v) for k, v in json.loads(button.get_attribute("data-values")).items()}
+        button.click()
+        out, _ = parse(expr).build(values)
+        expect(phone.locator("#value")).to_have_text(f"{expr} = {out.data:.6g}")
+        check_every_step(phone, expr, values)
+        phone.click("#reset")
+    phone.close()
