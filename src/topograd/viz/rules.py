@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from functools import cache
 
 from ..autograd.registry import Op
 
@@ -28,6 +29,7 @@ _VARIABLE = re.compile(r"(?<![A-Za-z0-9_.])(x|y|out)(?![A-Za-z0-9_])")  # x in "
 _ATOM = re.compile(r"[^\W\d]\w*|\d+(\.\d*)?([eE][+-]?\d+)?|inf|nan")  # needs no brackets
 
 
+@cache  # read once per op: a trace asks for every edge
 def partials(op: Op) -> tuple[str, ...] | None:
     """Each input's local derivative as the registry writes it, in the op's variables; None
     where the derivative's text does not open with one formula per input (an op of any number
