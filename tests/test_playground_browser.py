@@ -354,7 +354,7 @@ def test_a_shared_node_shows_its_running_sum_on_the_graph(page: Any) -> None:
     expect(page.locator("#graph text.running-sum")).to_have_count(0)  # one contribution: 1
     page.click("#step")
     expect(page.locator("#graph text.running-sum[data-node='n0']")).to_have_text(
-        "Σ 1 + 3 + 3 = 7: 1, 4, 7"
+        "Σ 1 + 3 + 3 = 7 (+= one by one: 1 → 4 → 7)"
     )
 
 
@@ -471,7 +471,7 @@ def test_the_address_keeps_the_state_for_a_reload_and_a_pasted_link(
         expect(view.locator("#expr")).to_have_value("x*x + x")
         expect(view.locator("#progress")).to_have_text("step 2 of 2")
         expect(view.locator("#graph text.running-sum")).to_have_text(
-            "Σ 1 + 2.5 + 2.5 = 6: 1, 3.5, 6"
+            "Σ 1 + 2.5 + 2.5 = 6 (+= one by one: 1 → 3.5 → 6)"
         )
     page.context.pages[-1].close()
 

@@ -167,7 +167,9 @@ def test_the_widget_steps_and_shares_its_step_with_python(page: Any, tmp_path: P
     fill = widget.locator("#tg-n0 rect").evaluate("r => getComputedStyle(r).fill")
     assert fill == "rgb({}, {}, {})".format(*(int(colour[k : k + 2], 16) for k in (1, 3, 5)))
     expect(widget.locator("#legend")).to_contain_text(LEGEND)
-    expect(widget.locator(".running-sum")).to_have_text("Σ 1 + 3 + 3 = 7: 1, 4, 7")
+    expect(widget.locator(".running-sum")).to_have_text(
+        "Σ 1 + 3 + 3 = 7 (+= one by one: 1 → 4 → 7)"
+    )
     expect(widget.locator("#progress")).to_have_text("step 2 of 2")
     page.screenshot(path=str(tmp_path / "widget.png"))
     screenshot = os.environ.get("TOPOGRAD_SCREENSHOT")  # to look at it: a path to keep it in

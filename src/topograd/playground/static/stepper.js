@@ -147,7 +147,8 @@ function highlight(step) {
   }
 }
 
-// Under a node that several paths reach, the sum of what has arrived: 1 + 3 + 3 = 7.
+// Under a node that several paths reach, the sum of what has arrived and how it grew, one
+// += at a time: "Σ 1 + 3 + 3 = 7 (+= one by one: 1 → 4 → 7)".
 function runningSum(id, parts, total) {
   const box = svgNode(id)?.querySelector("rect");
   if (!box) return;
@@ -156,7 +157,7 @@ function runningSum(id, parts, total) {
   words.dataset.node = id;
   let running = 0;
   const totals = parts.map((part) => number((running += part)));
-  words.textContent = `Σ ${parts.map(number).join(" + ")} = ${number(total)}: ${totals.join(", ")}`;
+  words.textContent = `Σ ${parts.map(number).join(" + ")} = ${number(total)} (+= one by one: ${totals.join(" → ")})`;
   nodeWords(box, words);
 }
 
