@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import math
 import random
 import re
 import xml.etree.ElementTree as ET
@@ -11,7 +12,7 @@ import pytest
 
 import topograd as tg
 from topograd.cli.demo import lesson_graph
-from topograd.viz.draw import to_dot, to_svg
+from topograd.viz.draw import gradient_fill, to_dot, to_svg
 from topograd.viz.layout import LONG, VERTEX_GAP, layout
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -189,3 +190,29 @@ def test_layout_of_nothing_but_one_vertex() -> None:
     placed = layout({"a": (10.0, 10.0)}, [])
     assert placed.centres == {"a": (5.0, 5.0)}
     assert (placed.width, placed.height) == (10.0, 10.0)
+
+
+def test_a_box_is_filled_by_its_gradient_and_shaped_by_its_role() -> None:
+    """The playground's meaning: fill is the gradient (white before backward), the corners
+    and outline the role, the same for an input and a computed value of equal gradient."""
+    x = tg.Value(3.0, label="x")
+    y = x * 2.0 + x
+    rects = {
+        g.get("data-node"): g.find(f"{SVG}rect")
+        for g in parsed(to_svg(y)).iter(f"{SVG}g")
+        if "value" in g.get("class", "")
+    }
+    assert {r.get("fill") for r in rects.values()} == {"#ffffff"}  # no gradient yet
+    y.backward()
+    nodes = {n.id: n for n in tg.trace(y).nodes}
+    largest = max(abs(n.grad) for n in nodes.values())
+    root = parsed(to_svg(y))
+    boxes = {g.get("data-node"): g for g in root.iter(f"{SVG}g") if "value" in g.get("class", "")}
+    for node, group in boxes.items():
+        assert group.find(f"{SVG}rect").get("fill") == gradient_fill(nodes[node].grad, largest)
+    role = {g.get("class").split()[-1]: g.find(f"{SVG}rect") for g in boxes.values()}
+    assert role["input"].get("rx") != role["computed"].get("rx")
+    assert role["constant"].get("stroke") != role["input"].get("stroke")
+    assert gradient_fill(-1.0, 1.0) != gradient_fill(1.0, 1.0) != gradient_fill(0.0, 1.0)
+    assert gradient_fill(1e-3, 1.0) != gradient_fill(1.0, 1.0)  # deeper: larger
+    assert gradient_fill(math.inf, 1.0) == gradient_fill(math.nan, 1.0) == "#ffffff"

@@ -229,10 +229,11 @@ def test_a_drawing_and_a_trace_show_themselves() -> None:
     y = x * x + x
     drawing = tg.draw(y)
     assert drawing._repr_svg_() == tg.to_svg(y) == drawing.svg
-    assert (
-        drawing._repr_html_()
-        == f'<div class="topograd-drawing" style="overflow:auto">{drawing.svg}</div>'
+    shown = drawing._repr_html_()
+    assert shown.startswith(
+        f'<div class="topograd-drawing" style="overflow:auto">{drawing.svg}</div>'
     )
+    assert "Fill: the gradient" in shown  # the legend: what a box's colour and shape say
     assert repr(drawing).startswith("<topograd drawing, ")
     steps = tg.trace(y)
     table = steps._repr_html_()

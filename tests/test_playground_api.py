@@ -76,6 +76,17 @@ def test_missing_values_default_to_one_and_extra_ones_are_ignored() -> None:
     assert reply["grads"] == {"x": 1.0, "y": 3.0}
 
 
+def test_a_flat_500_term_sum_is_refused_for_its_size_not_its_depth() -> None:
+    """x1 + ... + x500 is one long line to its writer, not 499 levels of nesting: the page
+    refuses it only as too large to draw, and draws a flat sum of 80 terms."""
+    terms = [f"x{k}" for k in range(500)]
+    status, reply = graph_request(json.dumps({"expr": " + ".join(terms)}).encode())
+    assert status == 422 and "nested" not in reply["error"]
+    assert "the graph has 999 values; the playground draws at most 160" in reply["error"]
+    status, reply = graph_request(json.dumps({"expr": " - ".join(terms[:80])}).encode())
+    assert status == 200 and len(reply["nodes"]) == 159
+
+
 def test_infinities_travel_as_strings() -> None:
     status, reply = graph_request(b'{"expr": "log(x)", "values": {"x": 0}}')
     assert (status, reply["value"], reply["grads"]["x"]) == (200, "-inf", "inf")
@@ -92,6 +103,7 @@ def test_pages_and_headers(port: int) -> None:
     for path, kind in [
         ("/app.js", "text/javascript"),
         ("/stepper.js", "text/javascript"),
+        ("/labels.js", "text/javascript"),
         ("/nodes.js", "text/javascript"),
         ("/format.js", "text/javascript"),
         ("/graph.js", "text/javascript"),
@@ -111,6 +123,7 @@ def test_the_page_has_no_inline_script_and_no_eval() -> None:
         '<script src="/format.js" defer>',
         '<script src="/graph.js" defer>',
         '<script src="/stepper.js" defer>',
+        '<script src="/labels.js" defer>',
         '<script src="/nodes.js" defer>',
         '<script src="/share.js" defer>',
         '<script src="/zoom.js" defer>',
@@ -126,6 +139,7 @@ def test_the_page_has_no_inline_script_and_no_eval() -> None:
             "format.js",
             "graph.js",
             "stepper.js",
+            "labels.js",
             "nodes.js",
             "share.js",
             "zoom.js",

@@ -110,6 +110,7 @@ def test_300_slow_connections_do_not_crowd_out_a_quick_request(port: int) -> Non
     """300 connections held open, half sending nothing, half a request a byte at a time: the
     server's threads stay within its limit, and ordinary requests are answered within 1 s
     (the median of five, on a machine that other tests share)."""
+    before = threading.active_count()  # this thread and the server's loop
     slow = []
     for k in range(300):
         sock = socket.create_connection(("127.0.0.1", port), timeout=10)
@@ -140,7 +141,8 @@ def test_300_slow_connections_do_not_crowd_out_a_quick_request(port: int) -> Non
             sock.close()
     print(f"beside 300 slow connections: {times} s, {threads_at_peak} threads at most")
     assert statistics.median(times) < 1.0, times
-    assert threads_at_peak < LIMIT + 40, threads_at_peak  # not 300, let alone 600
+    serving = threads_at_peak - before - 1  # less the trickling thread
+    assert serving <= LIMIT, threads_at_peak  # a thread per admitted connection: not 300
 
 
 def test_a_connection_cut_for_room_sees_its_end(port: int) -> None:

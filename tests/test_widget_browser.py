@@ -23,6 +23,9 @@ import nbformat
 import pytest
 from nbformat.v4 import new_code_cell, new_notebook
 
+import topograd as tg
+from topograd.viz.draw import LEGEND, gradient_fill, largest_gradient
+
 playwright_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
 pytest.importorskip("jupyterlab", reason="JupyterLab is not installed")
 CHROMIUM = os.environ.get("TOPOGRAD_CHROMIUM") or shutil.which("chromium")
@@ -149,11 +152,24 @@ def test_the_widget_steps_and_shares_its_step_with_python(page: Any, tmp_path: P
     widget.locator("#step").click()
     current = widget.locator(".topograd-graph g.node.current:not(.op)")  # its box, not its op
     expect(current).to_have_attribute("id", "tg-n2")  # y, the output, runs first
-    expect(widget.locator(".flow-label")).to_have_text(["1 × 1 = 1", "1 × 1 = 1"])
+    expect(widget.locator(".flow-label .numbers")).to_have_text(["1 × 1 = 1", "1 × 1 = 1"])
     widget.locator("#step").click()
     expect(current).to_have_attribute("id", "tg-n1")  # then x * x
-    expect(widget.locator(".flow-label")).to_have_text(["3 × 1 = 3", "3 × 1 = 3"])
-    expect(widget.locator(".running-sum")).to_have_text("Σ 1 + 3 + 3 = 7: 1, 4, 7")
+    expect(widget.locator(".flow-label .numbers")).to_have_text(["3 × 1 = 3", "3 × 1 = 3"])
+    x = tg.Value(3.0, label="x")  # the cell's graph, here: its rules as the trace writes them
+    y = x * x + x
+    y.label = "y"
+    rules = [e.rule for e in tg.trace(y).steps[1].edges]
+    assert rules[0].endswith("= x")  # mul's partial for one operand is the other: x
+    expect(widget.locator(".flow-label .rule")).to_have_text(rules)
+    traced = tg.trace(y)  # x's fill: its gradient so far, 7, as tg.draw fills it
+    colour = gradient_fill(traced.nodes[0].grad, largest_gradient(traced.nodes))
+    fill = widget.locator("#tg-n0 rect").evaluate("r => getComputedStyle(r).fill")
+    assert fill == "rgb({}, {}, {})".format(*(int(colour[k : k + 2], 16) for k in (1, 3, 5)))
+    expect(widget.locator("#legend")).to_contain_text(LEGEND)
+    expect(widget.locator(".running-sum")).to_have_text(
+        "Σ 1 + 3 + 3 = 7 (+= one by one: 1 → 4 → 7)"
+    )
     expect(widget.locator("#progress")).to_have_text("step 2 of 2")
     page.screenshot(path=str(tmp_path / "widget.png"))
     screenshot = os.environ.get("TOPOGRAD_SCREENSHOT")  # to look at it: a path to keep it in

@@ -45,7 +45,7 @@ SOFTPLUS_THRESHOLD = (
     bools=False,
 )
 def relu(grad: Any, x: Any, out: Any) -> tuple[Any]:
-    """1 where out > 0, and nothing elsewhere: 0 at 0, and 1 at nan (PyTorch tests out <= 0)"""
+    """1 where out > 0 and 0 elsewhere: 0 at 0, and 1 at nan (PyTorch tests out <= 0)"""
     return (relu_selection(grad, out),)
 
 
@@ -88,8 +88,8 @@ def relu_backward(grad: Any, g: Any, out: Any, result: Any) -> tuple[Any, Any]:
     integers="floats",
 )
 def leaky_relu(grad: Any, x: Any, out: Any) -> tuple[Any]:
-    """1 where x > 0, else 0.01: 0.01 at 0 and at nan, as PyTorch's leaky_relu_backward (on
-    numbers, an ordinary backward of a Value, the choice at once)"""
+    """1 where x > 0 and 0.01 elsewhere: 0.01 at 0 and at nan, as PyTorch's
+    leaky_relu_backward (on numbers, an ordinary backward of a Value, the choice at once)"""
     if is_number(x):
         return (floats.leaky_relu_backward(grad, x),)
     return (leaky_relu_backward(grad, x),)
@@ -225,7 +225,7 @@ def gelu_backward(grad: Any, g: Any, x: Any, out: Any) -> tuple[Any, Any]:
     integers="floats",
 )
 def gelu_tanh(grad: Any, x: Any, out: Any) -> tuple[Any]:
-    """½ (1 + t) + ½ x (1 - t²) √(2/π) (1 + 3 · 0.044715 x²), t the tanh, as PyTorch's"""
+    """½ (1 + t) + ½ x (1 - t²) √(2/π) (1 + 3 · 0.044715 x²) for t the tanh, as PyTorch's"""
     return (gelu_tanh_backward(grad, x),)
 
 

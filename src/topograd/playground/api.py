@@ -19,7 +19,7 @@ from ..expr import ExpressionError, functions, operators, parse
 from ..scalar.value import Value
 from ..verify.domain import relative_difference, undefined
 from ..verify.numeric import central_difference
-from ..viz.draw import to_svg
+from ..viz.draw import LEGEND, to_svg
 from ..viz.graph import ids, json_number, walk
 from ..viz.trace import trace
 
@@ -116,6 +116,7 @@ def _graph(text: str, given: dict[str, float], steps_for: str | None = None) -> 
         **checked({name: v.grad for name, v in inputs.items()}, out, inputs),
         **steps.to_json(),
         "svg": to_svg(out),
+        "legend": LEGEND,
         **({"step_errors": _step_errors(out, inputs[steps_for])} if steps_for else {}),
     }
 
@@ -144,6 +145,7 @@ def value_reply(out: Value) -> dict[str, Any]:
         **checked({name: traced[named[v]] for name, v in inputs.items()}, out, inputs),
         **steps.to_json(),
         "svg": to_svg(out),
+        "legend": LEGEND,
     }
 
 

@@ -1,7 +1,10 @@
 """The graph of a Value drawn: Graphviz DOT text, or SVG from topograd's own layout.
 
 Both show a box per Value (label, data, grad), an op node between a Value and its operands, and
-one edge per operand: ``x * x`` has two edges from ``x``. Ids are stable (see ``graph.py``):
+one edge per operand: ``x * x`` has two edges from ``x``. A box's fill is its gradient (blue
+below 0, red above, deeper the larger, white at 0: ``gradient_fill``, the playground's colours
+too); its shape is its role: an input's corners are round, a computed Value's square, and a
+constant has round corners and a thin grey outline. Ids are stable (see ``graph.py``):
 a Value's box is ``tg-n4``, its op node ``tg-n4-op``, the edge of its k-th operand ``tg-n4.k``
 and the edge from op to box ``tg-n4.out``; each also carries ``data-node`` / ``data-edge``.
 
@@ -15,6 +18,8 @@ and the edge from op to box ``tg-n4.out``; each also carries ``data-node`` / ``d
 from __future__ import annotations
 
 import html
+import math
+from colorsys import hls_to_rgb
 from dataclasses import dataclass
 
 from ..scalar.value import Value
@@ -25,11 +30,40 @@ CHAR = 7.4  # width of a character of the 12px monospace font
 LINE = 15.0
 MARGIN = 12.0
 
-# Colours by kind of node: fill, stroke.
-INPUT = ("#e0ecff", "#3b6fd8")
-CONSTANT = ("#f1f3f5", "#8a929b")
-COMPUTED = ("#fff7e0", "#c48a10")
+# A box's role, by its shape and outline: corner radius, stroke, stroke width.
+INPUT = (12.0, "#55606b", 1.5)
+CONSTANT = (12.0, "#8a929b", 1.0)
+COMPUTED = (2.0, "#55606b", 1.5)
 OP = ("#ffffff", "#55606b")
+DECADES = 4  # a gradient this many decades below the largest is drawn as pale as 0
+LEGEND = (
+    "Fill: the gradient that has arrived, blue below 0, red above, deeper the larger (white: 0 "
+    "or none yet). Corners: round for an input (a thin grey outline: a constant), square for a "
+    "computed value."
+)
+
+
+def gradient_fill(grad: float, largest: float) -> str:
+    """A box's fill for its gradient: blue below 0, red above, deeper the larger next to the
+    largest in the graph (on a log scale over four decades, so that 1e-3 and 1 both show),
+    never too deep for its text; white for 0, nan, inf, or a graph without gradients. The
+    playground's page computes the same (nodes.js), a test holds the two together.
+
+    >>> gradient_fill(-1.0, 1.0), gradient_fill(0.001, 1.0), gradient_fill(0.0, 1.0)
+    ('#84b5f5', '#fcd7d5', '#ffffff')
+    """
+    if not math.isfinite(grad) or grad == 0 or not largest > 0:
+        return "#ffffff"
+    ratio = abs(grad) / largest  # 0 where it underflows: as pale as can be
+    depth = max(0.0, min(1.0, 1 + math.log10(ratio) / DECADES)) if ratio > 0 else 0.0
+    light = math.floor(96 - 22 * depth + 0.5)
+    red, green, blue = hls_to_rgb((4 if grad > 0 else 214) / 360, light / 100, 0.85)
+    return "#" + "".join(f"{math.floor(255 * c + 0.5):02x}" for c in (red, green, blue))
+
+
+def largest_gradient(nodes: list[NodeInfo]) -> float:
+    """The largest finite |gradient| of the graph: the scale of its colours."""
+    return max((abs(n.grad) for n in nodes if math.isfinite(n.grad)), default=0.0)
 
 
 def number(x: float) -> str:
@@ -106,10 +140,11 @@ def to_svg(output: Value) -> str:
         )
     parts.append("</g>")
     parts.append('<g class="nodes">')
+    largest = largest_gradient(scene.nodes)
     for n in scene.nodes:
         if n.op:
             parts.append(_op_svg(n, at(placed.centres[f"{n.id}-op"]), scene.sizes[f"{n.id}-op"]))
-        parts.append(_box_svg(n, at(placed.centres[n.id]), scene.sizes[n.id]))
+        parts.append(_box_svg(n, at(placed.centres[n.id]), scene.sizes[n.id], largest))
     parts += ["</g>", "</svg>"]
     return "\n".join(parts) + "\n"
 
@@ -125,7 +160,10 @@ class Drawing:
         return self.svg
 
     def _repr_html_(self) -> str:  # a wide graph scrolls in its cell rather than shrinking
-        return f'<div class="topograd-drawing" style="overflow:auto">{self.svg}</div>'
+        return (
+            f'<div class="topograd-drawing" style="overflow:auto">{self.svg}</div>'
+            f'<p class="topograd-legend" style="font-size:12px;opacity:0.8">{LEGEND}</p>'
+        )
 
     def __repr__(self) -> str:
         return f"<topograd drawing, {len(self.svg):,} characters of SVG: shown in a notebook>"
@@ -160,8 +198,11 @@ def _curve(points: list[tuple[float, float]]) -> str:
     return " ".join(d)
 
 
-def _box_svg(n: NodeInfo, centre: tuple[float, float], size: tuple[float, float]) -> str:
-    fill, stroke = COMPUTED if n.op else INPUT if n.label else CONSTANT
+def _box_svg(
+    n: NodeInfo, centre: tuple[float, float], size: tuple[float, float], largest: float
+) -> str:
+    corner, stroke, width = COMPUTED if n.op else INPUT if n.label else CONSTANT
+    fill = gradient_fill(n.grad, largest)
     kind = "computed" if n.op else "input" if n.label else "constant"
     (cx, cy), (w, h) = centre, size
     x, y = cx - w / 2, cy - h / 2
@@ -175,8 +216,8 @@ def _box_svg(n: NodeInfo, centre: tuple[float, float], size: tuple[float, float]
         )
     return (
         f'<g id="tg-{n.id}" class="node value {kind}" data-node="{n.id}">'
-        f'<rect x="{x:.1f}" y="{y:.1f}" width="{w:.1f}" height="{h:.1f}" rx="6" '
-        f'fill="{fill}" stroke="{stroke}" stroke-width="1.5"/>' + "".join(texts) + "</g>"
+        f'<rect x="{x:.1f}" y="{y:.1f}" width="{w:.1f}" height="{h:.1f}" rx="{corner:g}" '
+        f'fill="{fill}" stroke="{stroke}" stroke-width="{width:g}"/>' + "".join(texts) + "</g>"
     )
 
 

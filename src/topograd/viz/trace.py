@@ -1,16 +1,19 @@
 """The steps of a backward pass, as a learner wants to see them.
 
 In reverse topological order, each node with the gradient that has arrived at it; then, for each
-operand, the local partial, the contribution (partial x gradient) and the operand's running
-total after the ``+=``. A node used several times receives several contributions. A number
-operand (the 2.0 of ``x * 2.0``) is shown as a constant with its contribution, though no
-gradient is kept for it.
+operand, the local partial, the contribution (partial x gradient), the operand's running
+total after the ``+=``, and the local rule the partial comes from (``∂d/∂a = b``, written from
+the registry's derivative: ``rules.py``). A node used several times receives several
+contributions. A number operand (the 2.0 of ``x * 2.0``) is shown as a constant with its
+contribution, though no gradient is kept for it.
 
 >>> import topograd as tg
 >>> x = tg.Value(3.0, label="x")
 >>> steps = trace(x * x + x).steps
 >>> [(e.parent, e.contribution, e.total) for s in steps for e in s.edges if e.parent == "n0"]
 [('n0', 1.0, 1.0), ('n0', 3.0, 4.0), ('n0', 3.0, 7.0)]
+>>> [e.rule for s in steps for e in s.edges if e.parent == "n0"]
+['∂n2/∂x = 1', '∂n1/∂x = x', '∂n1/∂x = x']
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ from ..autograd.engine import observe_backward
 from ..autograd.kinds import kind_of
 from ..scalar.value import Value
 from .graph import EdgeInfo, NodeInfo, as_json, describe, ids, json_number, walk
+from .rules import bracketed, rule
 
 
 @dataclass(frozen=True)
@@ -33,6 +37,7 @@ class Contribution:
     partial: float  # d node / d operand
     contribution: float  # partial x the node's gradient
     total: float  # the operand's gradient after this +=
+    rule: str  # the local rule, "∂d/∂a = b", in the graph's names
 
 
 @dataclass(frozen=True)
@@ -107,9 +112,11 @@ class Trace:
         )
 
     def to_json(self) -> dict[str, Any]:
-        """JSON-ready: ``nodes``, ``edges`` and ``steps``; inf and nan as strings."""
+        """JSON-ready: ``nodes`` (each with its name ``bracketed`` as formulas write an
+        operand), ``edges`` and ``steps``; inf and nan as strings."""
+        names = [{"bracketed": bracketed(n.name)} for n in self.nodes]
         return {
-            "nodes": as_json(self.nodes),
+            "nodes": [{**row, **name} for row, name in zip(as_json(self.nodes), names)],
             "edges": as_json(self.edges),
             "steps": [
                 {
@@ -164,6 +171,8 @@ def trace(output: Value, grad: float = 1.0) -> Trace:
     assert kind is not None
     graph = walk(output)
     named = ids(graph)
+    nodes, edges = describe(output, graph)
+    names = {n.id: n.name for n in nodes}
     totals: dict[Value, float] = {}
     steps: list[Step] = []
 
@@ -177,13 +186,14 @@ def trace(output: Value, grad: float = 1.0) -> Trace:
         operands = graph[node]
         datas = [o.data for o in operands]
         partials, contributions = op.rule(1.0, *datas, node.data), op.rule(g, *datas, node.data)
-        edges = []
+        written = [names[named[o]] for o in operands]
+        flows = []
         for k, (operand, partial, c) in enumerate(zip(operands, partials, contributions)):
             totals[operand] = c if operand not in totals else totals[operand] + c  # as the engine
-            edges.append(Contribution(named[operand], k, partial, c, totals[operand]))
-        steps.append(Step(named[node], g, tuple(edges)))
+            local = rule(op, names[named[node]], written, k)
+            flows.append(Contribution(named[operand], k, partial, c, totals[operand], local))
+        steps.append(Step(named[node], g, tuple(flows)))
 
     observe_backward(output, float(grad), observe)
-    nodes, edges = describe(output, graph)
     grads = {s.node: s.grad for s in steps}  # this backward's gradients, not the stored .grad
     return Trace([replace(n, grad=grads.get(n.id, 0.0)) for n in nodes], edges, steps)

@@ -91,6 +91,7 @@ function render() {
   $("value").textContent = `${data.expr} = ${number(data.value)}`;
   $("graph").innerHTML = data.svg; // topograd's own SVG, labels escaped on the server
   setUpView($("graph").querySelector("svg"), data.expr);
+  showLegend(data.legend);
   explainNodes();
   if ($("node-info").dataset.node && !state.data.nodes.some((n) => n.id === $("node-info").dataset.node)) {
     $("node-info").hidden = true;

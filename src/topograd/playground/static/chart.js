@@ -36,12 +36,12 @@ function chartInputs(names) {
 
 function drawChart(rows, name) {
   const box = $("h-chart");
-  const [width, height, left, bottom] = [320, 170, 44, 28];
+  const [width, height, left, bottom] = [340, 190, 62, 34];
   const errors = rows.map((row) => (typeof row.error === "number" ? row.error : NaN));
   const shown = errors.filter((e) => e > 0);
   const low = Math.floor(Math.log10(Math.min(...shown, 1e-16)));
   const high = Math.ceil(Math.log10(Math.max(...shown, 1e-16)));
-  const across = (h) => left + ((Math.log10(h) + 15) / 14) * (width - left - 8);
+  const across = (h) => left + ((Math.log10(h) + 15) / 14) * (width - left - 16);
   const down = (e) => (height - bottom) - ((Math.log10(Math.max(e, 10 ** low)) - low) / Math.max(1, high - low)) * (height - bottom - 8);
   const svg = document.createElementNS($("graph").querySelector("svg")?.namespaceURI ?? box.namespaceURI, "svg");
   const make = (tag, attributes, text) => {
@@ -53,14 +53,24 @@ function drawChart(rows, name) {
   };
   svg.setAttribute("viewBox", `0 0 ${width} ${height}`);
   svg.setAttribute("class", "h-chart");
-  make("line", { x1: left, y1: height - bottom, x2: width - 8, y2: height - bottom, class: "axis" });
+  make("line", { x1: left, y1: height - bottom, x2: width - 16, y2: height - bottom, class: "axis" });
   make("line", { x1: left, y1: 8, x2: left, y2: height - bottom, class: "axis" });
-  for (const k of [-15, -10, -5, -1]) {
-    make("text", { x: across(10 ** k), y: height - bottom + 14, "text-anchor": "middle", class: "tick" }, `1e${k}`);
+  // a mark at every decade of h, its number at every other one (1e-15, 1e-13, ... 1e-1)
+  for (let k = -15; k <= -1; k += 1) {
+    make("line", { x1: across(10 ** k), y1: height - bottom, x2: across(10 ** k), y2: height - bottom + 3, class: "axis" });
+    if (k % 2 !== 0) make("text", { x: across(10 ** k), y: height - bottom + 13, "text-anchor": "middle", class: "tick x-tick" }, `1e${k}`);
   }
-  make("text", { x: left - 4, y: 14, "text-anchor": "end", class: "tick" }, `1e${high}`);
-  make("text", { x: left - 4, y: height - bottom, "text-anchor": "end", class: "tick" }, `1e${low}`);
-  make("text", { x: (width + left) / 2, y: height - 2, "text-anchor": "middle", class: "tick" }, `step h × max(1, |${name}|)`);
+  // a mark at every decade of the error, its number at no more than six of them, from the top
+  const every = Math.max(1, Math.ceil((high - low) / 5));
+  for (let k = low; k <= high; k += 1) {
+    make("line", { x1: left - 3, y1: down(10 ** k), x2: left, y2: down(10 ** k), class: "axis" });
+    if ((high - k) % every === 0) {
+      make("text", { x: left - 5, y: down(10 ** k) + 3, "text-anchor": "end", class: "tick y-tick" }, `1e${k}`);
+    }
+  }
+  make("text", { x: (width + left) / 2, y: height - 4, "text-anchor": "middle", class: "axis-title x-title" }, `step h × max(1, |${name}|)`);
+  const middle = (height - bottom + 8) / 2;
+  make("text", { x: 11, y: middle, "text-anchor": "middle", transform: `rotate(-90 11 ${middle})`, class: "axis-title y-title" }, "error |estimate − backprop|");
   make("line", { x1: across(CHECK_STEP), y1: 8, x2: across(CHECK_STEP), y2: height - bottom, class: "check-step" });
   make("text", { x: across(CHECK_STEP) + 3, y: 16, class: "tick" }, "the check's h");
   const points = rows.map((row, k) => `${across(row.h)},${down(errors[k] || 0)}`);

@@ -1,27 +1,91 @@
 // What the graph says about each node, beyond its box: its colour (the sign and size of its
-// gradient, with a legend), and, when the pointer rests on it or it has the focus (Tab, or a
-// click), a panel with its formula, value and gradient, the gradient written as the lesson
-// writes it: the sum over the node's users of each user's gradient × its local derivative.
+// gradient so far, with a legend), the width of its edges (what flowed along them), and, when
+// the pointer rests on it or it has the focus (Tab, or a click), a panel with its formula,
+// value and gradient, the gradient written as the lesson writes it: the sum over the node's
+// users of each local derivative × that user's gradient (the order of the edges' labels).
 // Loaded before app.js, which owns the page's state.
 "use strict";
 
-// Colours of a gradient: blue below zero, red above, deeper the larger it is next to the
-// largest in the graph (on a log scale over four decades, so that 1e-3 and 1 both show),
-// never so deep that the box's text is hard to read.
+// A box's fill for its gradient, as topograd's drawings fill theirs (viz/draw.py's
+// gradient_fill; a test holds the two together): blue below 0, red above, deeper the larger
+// next to the largest in the graph (on a log scale over four decades, so that 1e-3 and 1 both
+// show), never so deep that the box's text is hard to read; white for 0, nan, inf, or nothing
+// yet. The role of a box is its shape (the drawing's), never its fill.
 function gradientColour(grad, largest) {
-  if (typeof grad !== "number" || grad === 0 || !(largest > 0)) return "#ffffff";
-  const depth = Math.max(0, Math.min(1, 1 + Math.log10(Math.abs(grad) / largest) / 4));
-  const light = Math.round(96 - 22 * depth);
-  return grad > 0 ? `hsl(4 85% ${light}%)` : `hsl(214 85% ${light}%)`;
+  if (typeof grad !== "number" || !Number.isFinite(grad) || grad === 0 || !(largest > 0)) return "#ffffff";
+  const light = Math.floor(96 - 22 * depthOf(grad, largest) + 0.5);
+  const rgb = hlsToRgb((grad > 0 ? 4 : 214) / 360, light / 100, 0.85);
+  return `#${rgb.map((c) => Math.floor(255 * c + 0.5).toString(16).padStart(2, "0")).join("")}`;
 }
 
-function colourByGradient() {
+// How deep a colour, or how wide an edge: 0 (four decades below the largest, or less) to 1.
+function depthOf(x, largest) {
+  return Math.max(0, Math.min(1, 1 + Math.log10(Math.abs(x) / largest) / 4));
+}
+
+// Python's colorsys.hls_to_rgb, step for step, so that both give the same bits.
+function hlsToRgb(h, l, s) {
+  const m2 = l <= 0.5 ? l * (1.0 + s) : l + s - l * s;
+  const m1 = 2.0 * l - m2;
+  return [channel(m1, m2, h + 1.0 / 3.0), channel(m1, m2, h), channel(m1, m2, h - 1.0 / 3.0)];
+}
+
+function channel(m1, m2, hue) {
+  const turn = hue < 0 ? (hue % 1.0) + 1.0 : hue % 1.0; // Python's %: never below 0
+  if (turn < 1.0 / 6.0) return m1 + (m2 - m1) * turn * 6.0;
+  if (turn < 0.5) return m2;
+  if (turn < 2.0 / 3.0) return m1 + (m2 - m1) * (2.0 / 3.0 - turn) * 6.0;
+  return m1;
+}
+
+// The scale of the colours and widths: the largest finite |gradient| of the graph, final.
+function largestGradient() {
   const grads = state.data.nodes.map((node) => node.grad).filter((g) => typeof g === "number" && Number.isFinite(g));
-  const largest = Math.max(0, ...grads.map(Math.abs));
+  return Math.max(0, ...grads.map(Math.abs));
+}
+
+// Every box filled by its gradient so far (`totals`: node -> its running total, null for the
+// final gradients), on the scale of the final ones; a constant keeps none: white.
+function colourByGradient(totals) {
+  const largest = largestGradient();
   for (const node of state.data.nodes) {
     const box = svgNode(node.id)?.querySelector("rect");
-    if (box) box.style.fill = gradientColour(node.grad, largest);
+    const grad = isConstant(node.id) ? 0 : totals === null ? node.grad : totals[node.id];
+    if (box) box.style.fill = gradientColour(grad, largest);
   }
+}
+
+// Every operand's edge as wide as what has flowed along it, |contribution| (`flowed`: edge id
+// -> contribution), on the colours' scale: 1 to 5 px, thinner still where nothing has.
+function widthByContribution(flowed) {
+  const largest = largestGradient();
+  for (const edge of state.data.edges) {
+    const path = svgNode(edge.id);
+    if (path) path.style.strokeWidth = `${edgeWidth(flowed[edge.id], largest)}px`;
+  }
+}
+
+function edgeWidth(contribution, largest) {
+  if (contribution === "inf" || contribution === "-inf") return 5;
+  if (typeof contribution !== "number" || contribution === 0 || !(largest > 0)) return 0.75;
+  return 1 + 4 * depthOf(contribution, largest);
+}
+
+// What the colours, shapes and widths say: the drawing's own legend (the server's, as tg.draw
+// writes it), its two swatches, and the edges' widths.
+function showLegend(text) {
+  const legend = $("legend");
+  if (!legend || !text) return;
+  const swatches = ["negative", "positive"].map((sign) => {
+    const swatch = document.createElement("span");
+    swatch.className = `swatch ${sign}`;
+    swatch.style.background = gradientColour(sign === "negative" ? -1 : 1, 1);
+    return swatch;
+  });
+  const words = document.createElement("span");
+  words.className = "legend-text";
+  words.textContent = ` ${text} An edge is as wide as the |contribution| that flowed along it.`;
+  legend.querySelector(".legend-colours")?.replaceChildren(...swatches, words);
 }
 
 // Every box can be pointed at, focused and clicked; each tells its story in #node-info.
@@ -50,17 +114,18 @@ function showNode(id) {
   const panel = $("node-info");
   const lines = [
     `${nameOf(id)}${node.op ? ` = ${formula(node)}` : node.label ? " (an input)" : " (a constant)"}`,
-    `value ${number(node.data)}, gradient d${nameOf(out.id)}/d${nameOf(id)} = ${number(node.grad)}`,
+    `value ${number(node.data)}, gradient ∂${out.bracketed}/∂${node.bracketed} = ${number(node.grad)}`,
   ];
   if (id === out.id) {
     lines.push("the output: its gradient is seeded with 1");
   } else if (terms.length) {
+    // each term as its edge's label writes it: local derivative × upstream gradient
     const sum = terms
-      .map((t) => `${number(t.upstream)} × ${number(t.edge.partial)}`)
+      .map((t) => `${number(t.edge.partial)} × ${number(t.upstream)}`)
       .join(" + ");
-    lines.push(`= Σ over its users of (user's gradient × local derivative) = ${sum} = ${number(node.grad)}`);
+    lines.push(`= Σ over its users of (local derivative × user's gradient) = ${sum} = ${number(node.grad)}`);
     for (const t of terms) {
-      lines.push(`  from ${nameOf(t.user)}: ${number(t.upstream)} × ${number(t.edge.partial)} = ${number(t.edge.contribution)}`);
+      lines.push(`  from ${nameOf(t.user)}: ${t.edge.rule}; ${number(t.edge.partial)} × ${number(t.upstream)} = ${number(t.edge.contribution)}`);
     }
   }
   panel.replaceChildren(...lines.map((text) => {

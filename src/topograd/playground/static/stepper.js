@@ -1,9 +1,10 @@
 // The backward pass, step by step, on the drawn graph: which node runs, what flows along each of
-// its edges (local derivative × upstream gradient = contribution, the arrow pointing the way the
-// gradient goes), which nodes are done and which wait, each node's running total where paths
-// meet, and the gradients table as it stands at that step. Any step can be shown from scratch,
-// so Back is the same as Step. Loaded after format.js and graph.js; uses $, state and
-// walkMoved(), which the page (app.js) and the notebook's widget (widget.js) each define.
+// its edges (its local rule, ∂d/∂a = b, over local derivative × upstream gradient =
+// contribution, placed off the boxes by labels.js; the arrow pointing the way the gradient
+// goes), which nodes are done and which wait, each node's running total where paths meet, and
+// the gradients table as it stands at that step. Any step can be shown from scratch, so Back is
+// the same as Step. Loaded after format.js and graph.js; uses $, state and walkMoved(), which
+// the page (app.js) and the notebook's widget (widget.js) each define.
 "use strict";
 
 // A new element of the graph's drawing (in its own namespace, the SVG one).
@@ -38,7 +39,8 @@ function showStep(k) {
   }
   if (state.step === 0) {
     for (const node of state.data.nodes) setGrad(node.id, number(node.grad));
-    colourByGradient();
+    colourByGradient(null);
+    widthByContribution(flowedUpTo(state.data.steps.length - 1));
     renderGradientCells(null);
     $("log").replaceChildren();
     progress();
@@ -49,7 +51,6 @@ function showStep(k) {
   const last = state.step < order.length ? order[state.step] - 1 : state.data.steps.length - 1;
   const totals = Object.create(null); // node -> running total
   const parts = Object.create(null); // node -> contributions so far
-  for (const node of state.data.nodes) svgNode(node.id)?.classList.add("waiting");
   for (let index = 0; index <= last; index += 1) {
     const step = state.data.steps[index];
     totals[step.node] = step.grad;
@@ -61,8 +62,11 @@ function showStep(k) {
   }
   for (const node of state.data.nodes) {
     setGrad(node.id, node.id in totals ? number(totals[node.id]) : "?");
+    if (!(node.id in totals)) svgNode(node.id)?.classList.add("waiting"); // nothing arrived yet
     if ((parts[node.id] ?? []).length > 1) runningSum(node.id, parts[node.id], totals[node.id]);
   }
+  colourByGradient(totals);
+  widthByContribution(flowedUpTo(last));
   highlight(state.data.steps[current]);
   renderGradientCells(totals);
   $("log").replaceChildren(...order.slice(0, state.step).map((index) => logLine(state.data.steps[index])));
@@ -84,6 +88,7 @@ function showForward(order) {
     svgNode(node.id)?.classList.add(known.has(node.id) ? "done" : "waiting");
   }
   renderGradientCells(Object.create(null));
+  colourByGradient(Object.create(null)); // no gradient yet: every box white
   const lines = order.slice(0, state.step).map((index) => {
     const line = document.createElement("li");
     line.dataset.node = nodes[index].id;
@@ -138,60 +143,22 @@ function highlight(step) {
     path.classList.add("flow");
     path.setAttribute("marker-end", "");
     path.setAttribute("marker-start", "url(#tg-arrow-back)");
-    label(path, `${number(edge.partial)} × ${number(step.grad)} = ${number(edge.contribution)}`);
+    edgeLabel(path, edge.rule, `${number(edge.partial)} × ${number(step.grad)} = ${number(edge.contribution)}`);
   }
 }
 
-// A label at the middle of an edge, on a white ground, moved up or down (a line at a time)
-// off the nodes and the labels already placed, where it can be.
-function label(path, text) {
-  const svg = path.ownerSVGElement;
-  const layer = marks(svg);
-  const at = path.getPointAtLength(path.getTotalLength() / 2);
-  const words = drawn(svg, "text");
-  words.setAttribute("class", "flow-label");
-  words.setAttribute("x", String(at.x));
-  words.setAttribute("text-anchor", "middle");
-  words.dataset.edge = path.dataset.edge;
-  words.textContent = text;
-  layer.append(words);
-  const taken = [...svg.querySelectorAll("g.node, text.flow-label")]
-    .filter((el) => el !== words)
-    .map((el) => el.getBBox());
-  const tall = Number(svg.dataset.height);
-  const inside = (box) => box.y >= 0 && box.y + box.height <= tall;
-  for (const shift of [0, -14, 14, -28, 28, -42, 42, -56, 56]) {
-    words.setAttribute("y", String(at.y - 5 + shift));
-    const box = words.getBBox();
-    if (inside(box) && !taken.some((other) => overlap(other, box))) break;
-    words.setAttribute("y", String(at.y - 5));
-  }
-  const box = words.getBBox();
-  const ground = drawn(svg, "rect");
-  ground.setAttribute("class", "flow-ground");
-  for (const [name, value] of [["x", box.x - 3], ["y", box.y - 1], ["width", box.width + 6], ["height", box.height + 2]]) {
-    ground.setAttribute(name, String(value));
-  }
-  layer.insertBefore(ground, words);
-}
-
-function overlap(a, b) {
-  return a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
-}
-
-// Under a node that several paths reach, the sum of what has arrived: 1 + 3 + 3 = 7.
+// Under a node that several paths reach, the sum of what has arrived and how it grew, one
+// += at a time: "Σ 1 + 3 + 3 = 7 (+= one by one: 1 → 4 → 7)".
 function runningSum(id, parts, total) {
   const box = svgNode(id)?.querySelector("rect");
   if (!box) return;
   const words = drawn(box.ownerSVGElement, "text");
   words.setAttribute("class", "running-sum");
   words.dataset.node = id;
-  words.setAttribute("x", box.getAttribute("x"));
-  words.setAttribute("y", String(Number(box.getAttribute("y")) + Number(box.getAttribute("height")) + 13));
   let running = 0;
   const totals = parts.map((part) => number((running += part)));
-  words.textContent = `Σ ${parts.map(number).join(" + ")} = ${number(total)}: ${totals.join(", ")}`;
-  marks(box.ownerSVGElement).append(words);
+  words.textContent = `Σ ${parts.map(number).join(" + ")} = ${number(total)} (+= one by one: ${totals.join(" → ")})`;
+  nodeWords(box, words);
 }
 
 // The group that holds this page's marks on the graph (drawn last, so on top), and the arrow
@@ -220,6 +187,7 @@ function marks(svg) {
 function clearMarks() {
   const svg = $("graph").querySelector("svg");
   svg?.querySelector("g.marks")?.replaceChildren();
+  unGrow(svg);
   const panel = $("graph");
   for (const el of panel.querySelectorAll(".current, .received, .flow, .waiting, .done")) {
     el.classList.remove("current", "received", "flow", "waiting", "done");
@@ -230,7 +198,18 @@ function clearMarks() {
   for (const path of panel.querySelectorAll("path.edge")) {
     path.setAttribute("marker-end", "url(#tg-arrow)");
     path.removeAttribute("marker-start");
+    path.style.strokeWidth = "";
   }
+}
+
+// What has flowed along each operand's edge once the steps up to `last` have run: edge id ->
+// contribution.
+function flowedUpTo(last) {
+  const flowed = Object.create(null);
+  for (const step of state.data.steps.slice(0, last + 1)) {
+    for (const edge of step.edges) flowed[`${step.node}.${edge.operand}`] = edge.contribution;
+  }
+  return flowed;
 }
 
 // A constant (the 2 of 2*x) keeps no gradient: the log says so rather than "into 2 (now 3)".
@@ -281,11 +260,15 @@ function stop() {
   progress();
 }
 
-// → Step, ← Back, space Play/Pause, when no field has the keys.
+// → Step, ← Back, space Play/Pause, when no field has the keys. The walk's own buttons keep
+// the focus once clicked, and leave the arrows to the walk (space stays theirs: it clicks).
 function keys(event) {
   const target = event.target;
   if (event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return; // the browser's
-  if (target instanceof Element && target.closest("input, select, textarea, summary, button, [role=button]")) {
+  const arrow = event.key === "ArrowRight" || event.key === "ArrowLeft";
+  const walkButton = target instanceof Element && target.closest("#stepper button");
+  if (target instanceof Element && target.closest("input, select, textarea, summary, button, [role=button]")
+    && !(arrow && walkButton)) {
     return; // a control's own keys
   }
   if (!state.data) return;

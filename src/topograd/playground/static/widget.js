@@ -18,6 +18,7 @@ function show() {
   $("value").textContent = `${state.data.expr} = ${number(state.data.value)}`;
   $("graph").innerHTML = state.data.svg; // topograd's own SVG, its labels escaped in Python
   setUpView($("graph").querySelector("svg"), state.data.expr);
+  showLegend(state.data.legend);
   explainNodes();
   renderGradients(state.data);
   follow();
