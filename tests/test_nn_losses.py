@@ -23,6 +23,8 @@ from hypothesis import strategies as st
 from test_nn_layers import RTOL, SEEDS, against_torch, close
 
 import topograd as tg
+from topograd.autograd.registry import OPS
+from topograd.tensors.arrays import kernel
 
 F = tg.nn.functional
 REDUCTIONS = st.sampled_from(["mean", "sum", "none"])
@@ -163,6 +165,34 @@ def test_cross_entropy_is_stable_and_its_plain_case_is_the_fused_node() -> None:
         F.cross_entropy(tg.Tensor(z), tensor_target).item()
         == F.cross_entropy(tg.Tensor(z), target).item()
     )
+
+
+SPECIAL = [0.0, -0.0, 1.0, np.inf, -np.inf, np.nan, 1e30, -1e30, 1e-40]
+
+
+@pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64])
+def test_the_fused_cross_entropy_rule_from_its_kept_softmax_is_the_recomputed_one(
+    dtype: Any,
+) -> None:
+    """An ordinary backward hands the rule the softmax its forward made (``Op.keeps``); its
+    contribution is the one the rule computes from the logits again, to the bit: signed
+    zeros, infinities and every NaN's bits, whatever the upstream gradient."""
+    op, forward = OPS["cross_entropy"], kernel(OPS["cross_entropy"])
+    rng = np.random.default_rng(1)
+    with np.errstate(all="ignore"):
+        for rows, classes in ((1, 1), (3, 1), (1, 3), (5, 4), (128, 10), (4, 17)):
+            for trial in range(12):
+                z = rng.normal(size=(rows, classes)) * rng.choice([1, 10, 1000])
+                if trial % 3 == 0:
+                    z.flat[rng.integers(0, z.size, 2)] = rng.choice(SPECIAL, 2)
+                z, t = z.astype(dtype), rng.integers(0, classes, rows)
+                out, kept = forward(z, t)
+                for g in [1.0, 0.0, -0.0, np.inf, -np.inf, np.nan, 3.5, 1e-45, 6e4]:
+                    for grad in (np.asarray(g, dtype), dtype(g)):
+                        again = op.rule(grad, z, t, out)[0]
+                        found = op.rule(grad, z, t, out, kept=kept)[0]
+                        assert found.dtype == again.dtype
+                        assert found.tobytes() == again.tobytes(), (rows, classes, g)
 
 
 @given(

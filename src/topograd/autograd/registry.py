@@ -127,6 +127,7 @@ class Op:
         "domain",
         "forward",
         "integers",
+        "keeps",
         "maths",
         "name",
         "rule",
@@ -164,6 +165,7 @@ class Op:
         integers: str = "promote",
         bools: bool = True,
         views: bool = False,
+        keeps: bool = False,
     ) -> None:
         self.name = name  # the ``.op`` of its results, the method's and the parser's name
         self.rule = rule
@@ -202,6 +204,10 @@ class Op:
         self.bools = bools  # whether it takes booleans at all
         # on Tensors, its result may share its input's numbers (a view: reshape, getitem)
         self.views = views
+        # on arrays, its forward gives (out, kept): an array it made on the way (cross-entropy's
+        # softmax) that an ordinary backward hands its rule as ``kept=`` rather than have it
+        # computed again, as PyTorch saves such results; under create_graph the rule gets None
+        self.keeps = keeps
 
     @overload
     def __call__(self, x: T, /) -> T: ...
@@ -279,6 +285,7 @@ def register(
     integers: str = "promote",
     bools: bool = True,
     views: bool = False,
+    keeps: bool = False,
 ) -> Callable[[Rule], Op]:
     """Decorate a rule to make it an entry of the registry; the name then holds the ``Op``,
     so later rules can call it: ``cos(x)``. The rule's docstring is the derivative's maths."""
@@ -306,6 +313,7 @@ def register(
             integers=integers,
             bools=bools,
             views=views,
+            keeps=keeps,
         )
         add(op)
         return op

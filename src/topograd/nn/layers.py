@@ -42,11 +42,11 @@ def linear(input: Operand, weight: Tensor, bias: Tensor | None = None) -> Tensor
     topograd.Size([2, 4])
     """
     x = as_input(input, weight)
-    if x.ndim == 0:
+    if x.array.ndim == 0:
         raise RuntimeError(
             f"both arguments to linear need to be at least 1D, but they are 0D and {weight.ndim}D"
         )
-    if x.dtype != weight.dtype:
+    if x.array.dtype != weight.array.dtype:  # (NumPy's dtypes: one to one with ours)
         mine, theirs = (TORCH_NAMES.get(t.dtype.name, t.dtype.name) for t in (x, weight))
         if bias is None:  # (PyTorch's matmul says it in other words)
             got = f"{mine.lower()} != {theirs.lower()}"

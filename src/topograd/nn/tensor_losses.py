@@ -82,28 +82,36 @@ def _class_axis(x: Tensor) -> int:
 
 def _checked_targets(x: Tensor, target: Any, ignore_index: int) -> tuple[Any, Any]:
     """Class indices for the scores ``x`` (C), (N, C) or (N, C, d...), checked as PyTorch
-    checks them, and where they count (not ``ignore_index``)."""
-    shape = np.shape(target.array if isinstance(target, Tensor) else target)
+    checks them, and where they count (not ``ignore_index``): None where every one does."""
+    given = target.array if isinstance(target, Tensor) else target
+    shape = given.shape if isinstance(given, np.ndarray) else np.shape(given)
+    x_shape = x.array.shape
     axis = _class_axis(x)
-    if axis == 1 and (not shape or shape[0] != x.shape[0]):
+    if axis == 1 and (not shape or shape[0] != x_shape[0]):
         found = shape[0] if shape else "none"
         raise ValueError(
-            f"Expected input batch_size ({x.shape[0]}) to match target batch_size ({found})."
+            f"Expected input batch_size ({x_shape[0]}) to match target batch_size ({found})."
         )
-    expected = x.shape[:axis] + x.shape[axis + 1 :]
-    if x.ndim <= 2 and shape != expected:
+    expected = x_shape[:axis] + x_shape[axis + 1 :]
+    if len(x_shape) <= 2 and shape != expected:
         raise RuntimeError("0D or 1D target tensor expected, multi-target not supported")
     if shape != expected:
         raise RuntimeError(f"Expected target size {list(expected)}, got {list(shape)}")
     t = indices_of(target, "target")
-    classes = x.shape[axis]
-    if t.size and not 0 <= ignore_index < classes and t.min() >= 0 and t.max() < classes:
-        return t, np.ones(t.shape, bool)  # (the common case, in two passes over t, not five)
+    classes = x_shape[axis]
+    if t.size and not 0 <= ignore_index < classes and _within(t, classes):
+        return t, None  # (the common case, in two passes over t, not five)
     counted = t != ignore_index
     wrong = counted & ((t < 0) | (t >= classes))
     if wrong.any():
         raise IndexError(f"Target {int(t[wrong].ravel()[0])} is out of bounds.")
     return t, counted
+
+
+def _within(t: Any, classes: int) -> bool:
+    """Every index in [0, classes) (the reductions called as they are: ``t.min()`` would go
+    through NumPy's Python layer)."""
+    return bool(np.minimum.reduce(t, axis=None) >= 0 and np.maximum.reduce(t, axis=None) < classes)
 
 
 def _target_weights(x: Tensor, t: Any, counted: Any, weight: Any) -> Any:
@@ -136,6 +144,7 @@ def nll_loss(
     x = as_tensor(input)
     w = _constant(weight, x, "weight", "nll_loss_forward")
     t, counted = _checked_targets(x, target, ignore_index)
+    counted = np.ones(t.shape, bool) if counted is None else counted
     axis = _class_axis(x)
     weights = _target_weights(x, t, counted, w)
     classes = np.arange(x.shape[axis]).reshape((-1,) + (1,) * (x.ndim - axis - 1))
@@ -187,7 +196,7 @@ def cross_entropy(
         return _soft_cross_entropy(x, probabilities, w, reduction, label_smoothing)
     if x.ndim == 2 and w is None and reduction == "mean" and not label_smoothing:
         t, counted = _checked_targets(x, target, ignore_index)
-        if counted.all() and x.shape[0]:  # the plain case: the fused node, the same numbers
+        if (counted is None or counted.all()) and x.shape[0]:  # the plain case: fused
             return fused_cross_entropy(x, constant(t))  # type: ignore[no-any-return]
     logp = log_softmax(x, axis)
     nll = nll_loss(logp, target, w, ignore_index=ignore_index, reduction=reduction)
@@ -215,6 +224,7 @@ def _against_uniform(
     the ignored ones, reduced as nll_loss reduces: label smoothing's part, as PyTorch's."""
     axis = _class_axis(x)
     t, counted = _checked_targets(x, target, ignore_index)
+    counted = np.ones(t.shape, bool) if counted is None else counted
     along = (-1,) + (1,) * (x.ndim - axis - 1)
     terms = -(logp if weight is None else logp * weight.reshape(along)).sum(axis=axis)
     terms = cast(Tensor, where(counted, terms, 0.0))

@@ -105,10 +105,29 @@ def one_hot(grad: Any, targets: Any, out: Any, *, classes: int) -> tuple[Any]:
         Difference((), "", 0.0, -0.0, SUM_OF_ZEROS, anywhere=True, kernel=True),
     ],
     integers="floats",
+    keeps=True,
 )
-def cross_entropy(grad: Any, z: Any, targets: Any, out: Any) -> tuple[Any, Any]:
+def cross_entropy(
+    grad: Any, z: Any, targets: Any, out: Any, *, kept: Any = None
+) -> tuple[Any, Any]:
     """(softmax(z) - onehot(t)) / n for the logits, as PyTorch computes it: nll_loss's
     backward (-grad / n at each target) through log_softmax's; nothing for the class indices"""
     t = data(targets)
+    if kept is not None and getattr(grad, "dtype", None) == kept[0].dtype:  # arrays, alike
+        return _from_softmax(grad, t, *kept), None
     g = where(one_hot(t, classes=shape_of(z)[1]), -(grad / len(t)), 0.0)
     return g - softmax(z, axis=1) * g.sum(axis=1, keepdims=True), None
+
+
+def _from_softmax(grad: Any, t: Any, p: Any, rows: Any, zeros: Any) -> Any:
+    """The rule's very numbers from the forward's softmax ``p``, without a one-hot matrix: a
+    row of g holds -grad/n at its target and +0.0 elsewhere, so its sum (from +0.0, as NumPy
+    sums) is 0.0 + -grad/n (a -0.0 comes out +0.0), the same for every row, here a column as
+    the sum gives it (a product with a column keeps p's NaN where both are NaN, one with a
+    number would keep the number's); g - p Σg is then 0.0 - p Σg off the targets and
+    -grad/n - p Σg at them."""
+    at_target = -(grad / len(t))
+    share = p * (zeros + at_target)
+    found = 0.0 - share
+    found[rows, t] = at_target - share[rows, t]
+    return found

@@ -27,7 +27,7 @@ from collections.abc import Callable, Iterable
 from typing import Any, Protocol
 
 from ..autograd.engine import gradient, zero_grad
-from ..autograd.kinds import kind_of
+from ..autograd.kinds import Kind, kind_of
 from ..autograd.modes import recording
 from ..autograd.versions import wrote
 from .checkpoint import packed, unpacked
@@ -129,41 +129,47 @@ class Optimizer:
             with recording(True):
                 loss = closure()
         moved: list[Any] = []
-        with contextlib.ExitStack() as ieee:
-            entered: set[Any] = set()
-            self.stepping = True
-            try:
-                for group in self.param_groups:
-                    self.group = group
-                    self._step_group(group, moved, ieee, entered)
-            finally:
-                self.stepping, self.group = False, self.param_groups[0]
-                wrote(moved, f"{type(self).__name__}.step")
+        self.stepping = True
+        try:
+            for group in self.param_groups:
+                self.group = group
+                params, start = group["params"], 0
+                while start < len(params):  # once, unless the group mixes kinds
+                    kind = kind_of(params[start])
+                    with kind.ieee() if kind is not None else contextlib.nullcontext():
+                        start = self._step_group(group, params, start, kind, moved)
+        finally:
+            self.stepping, self.group = False, self.param_groups[0]
+            wrote(moved, f"{type(self).__name__}.step")
         return loss
 
     def _step_group(
         self,
         group: dict[str, Any],
+        params: list[Any],
+        start: int,
+        entered: Kind | None,
         moved: list[Any],
-        ieee: contextlib.ExitStack[Any],
-        entered: set[Any],
-    ) -> None:
+    ) -> int:
+        """Step ``params`` from ``start`` on, as far as they are of the kind ``entered`` (whose
+        IEEE mode ``step`` entered around this: once per group, not per parameter); the index
+        of the first of another kind, or the end."""
         # The hot path of micrograd's loop (hundreds of scalar Values a step): the group's
-        # settings read once, each kind's IEEE mode entered once per step, not per parameter.
+        # settings read once.
         lr, decay = group["lr"], group["weight_decay"]
         maximize = group.get("maximize", False)
         decoupled = group.get("decoupled_weight_decay", False)
         states, update = self.state, self.update
         fresh: dict[str, Any] = {}
-        for p in group["params"]:
+        for k in range(start, len(params)):
+            p = params[k]
             kind = kind_of(p)
+            if kind is not entered:
+                return k
             grad = p.grad if kind is None else kind.gradient(p)
-            numbers = p if kind is None else kind.moved(p)
             if grad is None:  # no backward reached it since zero_grad: left as it is
                 continue
-            if kind not in entered:
-                entered.add(kind)
-                ieee.enter_context(kind.ieee() if kind is not None else contextlib.nullcontext())
+            numbers = p if kind is None else kind.moved(p)
             if maximize:
                 grad = -grad
             if decay and decoupled:
@@ -175,6 +181,7 @@ class Optimizer:
             if state is fresh and fresh:  # its first state: p's own from now on (none: none)
                 states[p], fresh = fresh, {}
             moved.append(p)
+        return len(params)
 
     def update(self, p: Parameter, grad: Any, state: dict[str, Any]) -> None:
         """Move ``p`` given its gradient (weight decay included) and its state, with the

@@ -193,6 +193,12 @@ def kernel(op: Op) -> Callable[..., Any]:
     return found
 
 
+def value_of(op: Op, found: Any) -> Any:
+    """What ``kernel(op)`` gave, as the op's value: an op that keeps an array for its rule
+    (``Op.keeps``) gives (out, kept)."""
+    return found[0] if op.keeps else found
+
+
 class ArraysKind:
     """Ops on raw arrays (inside rules, in an ordinary backward): the kernel, nothing recorded."""
 
@@ -200,7 +206,7 @@ class ArraysKind:
     rank = 2
 
     def apply(self, op: Op, args: tuple[Any, ...], params: dict[str, Any]) -> Any:
-        return quietly(kernel(op), args, params)
+        return value_of(op, quietly(kernel(op), args, params))
 
 
 register_array(ArraysKind(), np.ndarray, np.generic)

@@ -24,12 +24,9 @@ Array = np.ndarray[Any, Any]
 
 
 def relu(x: Array) -> Array:
-    """max(x, 0), keeping -0.0 as PyTorch does (np.maximum alone would give +0.0)."""
-    out = np.asarray(np.maximum(x, np.zeros((), x.dtype)))
-    zero = np.asarray(x == 0)
-    if zero.any():
-        out[zero] = x[zero]
-    return out
+    """max(x, 0), as PyTorch's: x itself where it is not below 0 (-0.0 and nan kept: np.maximum
+    would give +0.0 at -0.0), else 0; for float32/64 a selection by the bits (``where``)."""
+    return where(x < 0, 0.0 if x.dtype in _BITS else np.zeros((), x.dtype), x)
 
 
 def leaky_relu(x: Array) -> Array:
@@ -90,15 +87,10 @@ def where(cond: Any, x: Any, y: Any) -> Array:
     booleans (or bytes, which PyTorch still takes), never numbers: PyTorch refuses those."""
     if type(cond) is not bool and np.asarray(cond).dtype != np.bool_:
         _bytes_or_refused(np.asarray(cond).dtype)
-    if _is_plus_zero(y):
-        kept = _keep(x, cond)
-        if kept is not None:
-            return kept
-    if _is_plus_zero(x):
+    kept = _keep(x, cond) if _is_plus_zero(y) else None
+    if kept is None and _is_plus_zero(x):
         kept = _keep(y, np.logical_not(cond))
-        if kept is not None:
-            return kept
-    return np.asarray(np.where(cond, x, y))
+    return np.asarray(np.where(cond, x, y)) if kept is None else kept
 
 
 _WARNED: set[str] = set()  # the warnings PyTorch gives once in a process, given
@@ -184,17 +176,20 @@ def stack(*xs: Array, axis: int = 0) -> Array:
 
 
 def linear(x: Array, w: Array, b: Array) -> Array:
-    """x W^T + b, as torch.nn.functional.linear."""
-    return x @ w.T + b
+    """x W^T + b, as torch.nn.functional.linear (b added into the product's fresh array)."""
+    out = x @ w.T
+    if type(out) is np.ndarray and out.dtype == b.dtype and b.shape in ((), out.shape[-1:]):
+        return np.add(out, b, out=out)  # type: ignore[no-any-return]
+    return np.asarray(out + b)
 
 
 def log_softmax(x: Array, axis: int = -1) -> Array:
     """x - log Σ e^x along the axis, from x less its largest (an empty x: an empty result,
-    where NumPy's max of nothing would raise)."""
+    where NumPy's max of nothing would raise); the ufuncs' reduce, not NumPy's Python layer."""
     if x.size == 0:
         return np.empty_like(x)
-    shifted = x - x.max(axis=axis, keepdims=True)
-    return np.asarray(shifted - np.log(np.exp(shifted).sum(axis=axis, keepdims=True)))
+    shifted = x - np.maximum.reduce(x, axis=axis, keepdims=True)
+    return np.asarray(shifted - np.log(np.add.reduce(np.exp(shifted), axis=axis, keepdims=True)))
 
 
 def softmax(x: Array, axis: int = -1) -> Array:
@@ -288,9 +283,12 @@ def one_hot(targets: Array, classes: int) -> Array:
     return out
 
 
-def cross_entropy(z: Array, targets: Array) -> Array:
-    """The mean over rows of -log softmax(z)[target]."""
-    return flat_mean(-log_softmax(z, 1)[np.arange(len(targets)), targets])
+def cross_entropy(z: Array, targets: Array) -> tuple[Array, tuple[Array, Array, Array]]:
+    """The mean over rows of -log softmax(z)[target]; kept for the rule, softmax(z) (the very
+    bits of ``softmax(z, 1)``), the row indices and a column of zeros."""
+    logp, rows = log_softmax(z, 1), np.arange(len(targets))
+    zeros = np.zeros((len(targets), 1), logp.dtype)
+    return flat_mean(-logp[rows, targets]), (np.exp(logp), rows, zeros)
 
 
 def flat_mean(v: Array) -> Array:

@@ -11,6 +11,8 @@ leaves and retained intermediates, and the seed of a backward.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from itertools import repeat
+from operator import attrgetter, is_
 from typing import Any
 
 import numpy as np
@@ -57,9 +59,7 @@ class TensorKind:
 
     name = "tensor"
     rank = 3
-
-    def apply(self, op: Op, args: tuple[Any, ...], params: dict[str, Any]) -> Tensor:
-        return apply(op, args, params)
+    apply = staticmethod(apply)  # an op's one entry on Tensors: tensor.apply, called directly
 
     def apply_function(self, cls: type[Function], args: tuple[Any, ...]) -> Any:
         """A ``tg.autograd.Function`` applied to Tensors."""
@@ -74,8 +74,9 @@ class TensorKind:
     def params(self, node: Tensor) -> dict[str, Any]:
         return dict(node._params or {})
 
-    def inputs(self, node: Tensor) -> Sequence[Tensor]:
-        return node._needed
+    # a node's inputs that require a gradient: read in C (the order and the walk ask twice a
+    # node), an attrgetter, which a class does not bind as a method
+    inputs = attrgetter("_needed")
 
     def vjp(
         self,
@@ -107,10 +108,11 @@ class TensorKind:
                     g = np.zeros((*batch, *shape), dtype)
                 elif type(g) in NUMBERS:  # a choice made at once: the same for every element
                     g = np.full((*batch, *shape), g, dtype)
-                g = unbroadcast(g, shape, batch)
+                if batch or g.shape != shape:  # (most arrive in their input's shape)
+                    g = unbroadcast(g, shape, batch)
                 if g.dtype != dtype:  # PyTorch's validate_outputs: grad.to(input's dtype)
                     g = astype(g, dtype=dtype)  # (differentiably, under create_graph)
-                if any(g is c for c in contributions):  # never one array for two inputs
+                if any(map(is_, contributions, repeat(g))):  # never one array for two inputs
                     g = g.copy() if isinstance(g, np.ndarray) else g * 1.0
                 contributions.append(g)
         return contributions
@@ -179,6 +181,8 @@ class TensorKind:
     def _seed(self, node: Tensor, gradient: Any) -> Array:
         if gradient is None and node.array.size != 1:
             raise RuntimeError("grad can be implicitly created only for scalar outputs")
+        if gradient is None:  # (loss.backward(): a one, nothing to check nor to round)
+            return np.ones(node.array.shape, node.array.dtype)
         given = np.ones(node.shape) if gradient is None else gradient
         given = given.array if isinstance(given, Tensor) else given
         if np.iscomplexobj(given) or np.asarray(given).dtype.kind not in "biuf":
@@ -221,8 +225,7 @@ class TensorKind:
         found = getattr(node, "_where", None)
         return found[0] if found else None
 
-    def written(self, node: Tensor, count: int) -> None:
-        write(node, count)
+    written = staticmethod(write)  # (node, count): its numbers, and its views', written then
 
     def check_versions(self, order: Sequence[Tensor]) -> None:
         """Refuse a node whose data, or an input's, was written in place after it was made,
@@ -263,6 +266,8 @@ def _rule(
     params = node._params
     if op.takes_needs:
         params = {**(params or {}), "needs": node._needs if needs is None else needs}
+    if op.keeps:  # what its forward kept, for the rule on arrays (under create_graph: None)
+        params = {**(params or {}), "kept": None if create_graph else getattr(node, "_kept", None)}
     if create_graph:
         xs: list[Any] = list(node._inputs)
         out: Any = node

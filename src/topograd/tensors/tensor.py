@@ -21,6 +21,7 @@ from __future__ import annotations
 import numbers
 import zlib
 from collections.abc import Sequence
+from operator import attrgetter
 from typing import Any
 
 import numpy as np
@@ -75,6 +76,7 @@ class Tensor(
     __slots__ = (
         "_grad",
         "_inputs",
+        "_kept",  # what its op's forward kept for the rule (Op.keeps); set by those ops only
         "_needed",  # the inputs that require a gradient: the engine's inputs
         "_needs",
         "_node",  # its grad_fn, once asked for (nodes.py); never set by the ops
@@ -100,6 +102,7 @@ class Tensor(
     _needs: tuple[bool, ...]
     _needed: tuple[Tensor, ...]
     _node: Node
+    _kept: Any  # what an op that keeps (Op.keeps) made for its rule
     _params: dict[str, Any] | None
     _retain: bool
     _stamp: int
@@ -339,13 +342,20 @@ def make(
     """The result of ``op`` on ``inputs`` (Tensors, and Python numbers kept as numbers): a node
     when grad mode records and some input requires a gradient, else a constant."""
     out = Tensor.__new__(Tensor)
-    needs = tuple([type(t) not in NUMBERS and t.requires_grad for t in inputs])  # type: ignore[union-attr]
+    wanted: list[bool] = []  # (loops, not comprehensions: two calls less per op)
+    needed: list[Tensor] = []
+    for t in inputs:
+        need = type(t) not in NUMBERS and t.requires_grad  # type: ignore[union-attr]
+        wanted.append(need)
+        if need:
+            needed.append(t)  # type: ignore[arg-type]
     mode = grad_mode.record
-    record = bool(mode) and any(needs)
+    record = bool(mode) and bool(needed)
     _init(out, data, record)
     if record:
+        needs = tuple(wanted)
         out._op, out._inputs, out._needs, out._params = op, tuple(inputs), needs, params or None
-        out._needed = tuple([t for t, need in zip(inputs, needs) if need])  # type: ignore[misc]
+        out._needed = tuple(needed)
         if mode is not True:  # anomaly mode: remember where the user made it, and its data
             out._where = (place(), checksums(out))
     if op.views and data.base is not None:  # a view shares its input's count of writes
@@ -353,11 +363,14 @@ def make(
     return out
 
 
+_ARRAY = attrgetter("array")  # (map of it: no call of a comprehension per op)
+
+
 def apply(op: Op, args: Sequence[Any], params: dict[str, Any]) -> Tensor:
     """``op`` on Tensors, ndarrays and numbers: its NumPy kernel, recorded as a node."""
     if all(map(Tensor.__instancecheck__, args)):
         operands: Sequence[Tensor | float] = args
-        arrays = [t.array for t in args]
+        arrays = list(map(_ARRAY, args))
     else:
         # A Python number stays a number in the node (as PyTorch's Scalar overloads): the rule
         # sees 2.0 in x ** 2.0 and decides on it at once, as PyTorch's pow_backward does.
@@ -370,7 +383,13 @@ def apply(op: Op, args: Sequence[Any], params: dict[str, Any]) -> Tensor:
         if isinstance(error, RuntimeError):
             raise
         raise RuntimeValueError(refusal(op, arrays, error)) from error
-    return make(np.asarray(out), op, operands, params)
+    if not op.keeps:
+        return make(np.asarray(out), op, operands, params)
+    out, kept = out
+    node = make(np.asarray(out), op, operands, params)
+    if node._op is not None:  # (a node: its rule will run)
+        node._kept = kept
+    return node
 
 
 def checksums(node: Tensor) -> tuple[int | None, ...]:

@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 
 from ..autograd.registry import AWAY_FROM_ZERO, Case, Given, Interval, Op
-from ..tensors.arrays import kernel
+from ..tensors.arrays import kernel, value_of
 from ..tensors.broadcast import unbroadcast
 from .faults import is_kink
 from .numeric import derivative
@@ -74,7 +74,7 @@ def _rule(op: Op, grad: Any, xs: Sequence[Array], out: Array, params: dict[str, 
 
 def _forward(op: Op, xs: Sequence[Array], params: dict[str, Any]) -> Array:
     with np.errstate(all="ignore"):
-        return np.asarray(kernel(op)(*xs, **params))
+        return np.asarray(value_of(op, kernel(op)(*xs, **params)))
 
 
 def _relative(a: Any, b: Any) -> float:
