@@ -14,13 +14,14 @@ import threading
 import time
 from collections.abc import Iterator
 from importlib import resources
+from typing import Any
 
 import pytest
 
 import topograd as tg
 from topograd.expr import MAX_LENGTH, parse
 from topograd.playground import server as server_module
-from topograd.playground.api import graph_request
+from topograd.playground.api import graph_request, value_reply
 from topograd.playground.server import make_server
 
 
@@ -67,6 +68,62 @@ def test_the_graph_of_the_lesson() -> None:
     assert {"nodes", "edges", "svg", "names", "values"} <= set(reply)
     assert reply["svg"].startswith("<svg")
     json.dumps(reply, allow_nan=False)
+
+
+def lesson_request(expr: str) -> dict[str, Any]:
+    body = {"expr": expr, "values": {"a": 2, "b": -3, "c": 10}}
+    status, reply = graph_request(json.dumps(body).encode())
+    assert status == 200, reply
+    return reply
+
+
+def test_the_lesson_in_lines_is_the_lesson_in_one_expression_with_its_names() -> None:
+    one = lesson_request("tanh(a*b + c)")
+    lines = lesson_request("d = a*b; n = d + c; e = tanh(n)")
+    for reply in (one, lines):
+        assert (reply["value"], reply["grads"], reply["names"]) == (
+            one["value"],
+            one["grads"],
+            ["a", "b", "c"],
+        )
+        assert [n["label"] for n in reply["nodes"]] == ["a", "b", "d", "c", "n", "e"]
+        rules = {(e["parent"], e["rule"]) for s in reply["steps"] for e in s["edges"]}
+        by_label = {n["label"]: n["id"] for n in reply["nodes"]}
+        assert (by_label["a"], "∂d/∂a = b") in rules
+        assert (by_label["n"], "∂e/∂n = 1 - tanh²(n)") in rules
+        assert reply["output"] == "e"
+        assert 'class="label"' in reply["svg"] and ">d</text>" in reply["svg"]
+    assert (one["formula"], lines["formula"]) == ("tanh(a*b + c)", "tanh(n)")
+    assert lines["expr"] == "d = a*b; n = d + c; e = tanh(n)"
+
+
+def test_names_the_learner_chose_are_the_graph_s() -> None:
+    reply = lesson_request("prod = a*b\nnet = prod + c\nout = tanh(net)")
+    assert [n["label"] for n in reply["nodes"]] == ["a", "b", "prod", "c", "net", "out"]
+    assert (reply["output"], reply["formula"]) == ("out", "tanh(net)")
+    rules = [e["rule"] for s in reply["steps"] for e in s["edges"]]
+    assert rules[0] == "∂out/∂net = 1 - tanh²(net)" and "∂prod/∂a = b" in rules
+
+
+def test_lines_that_cannot_be_read_are_refused_saying_why() -> None:
+    for expr, message in [
+        ("d = a*b; e = c + 1", "d is never used"),
+        ("d = a*b; d = d + c", "d is assigned twice"),
+        ("d = a", "computes nothing"),
+    ]:
+        status, reply = graph_request(json.dumps({"expr": expr}).encode())
+        assert status == 422 and message in reply["error"]
+
+
+def test_a_graph_built_in_python_gets_the_lesson_s_names_for_what_is_unnamed() -> None:
+    a, b, c = tg.Value(2.0, label="a"), tg.Value(-3.0, label="b"), tg.Value(10.0, label="c")
+    product = a * b
+    e = (product + c).tanh()
+    reply = value_reply(e)
+    assert [n["label"] for n in reply["nodes"]] == ["a", "b", "d", "c", "n", "e"]
+    assert reply["output"] == "e" and product.label == e.label == ""  # the Values untouched
+    product.label = "ab"
+    assert [n["label"] for n in value_reply(e)["nodes"]][2] == "ab"
 
 
 def test_missing_values_default_to_one_and_extra_ones_are_ignored() -> None:

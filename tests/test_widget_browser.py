@@ -148,7 +148,9 @@ def run_cell(page: Any, index: int) -> Any:
 def test_the_widget_steps_and_shares_its_step_with_python(page: Any, tmp_path: Path) -> None:
     widget = page.locator(".topograd-widget")
     expect(widget.locator("#progress")).to_have_text("2 steps; gradients shown are final")
-    expect(widget.locator("#value")).to_have_text("y = 12")
+    expect(widget.locator("#value")).to_have_text(
+        "y = d + x = 12"
+    )  # d: x*x, named as the lesson names it
     widget.locator("#step").click()
     current = widget.locator(".topograd-graph g.node.current:not(.op)")  # its box, not its op
     expect(current).to_have_attribute("id", "tg-n2")  # y, the output, runs first

@@ -1,12 +1,14 @@
 """The playground's API, apart from HTTP: a request body in, a status and a JSON object out.
 
-``POST /api/graph`` with ``{"expr": str, "values": {name: number}}``. A name without a value
-gets 1.0, and the response says which values it used; values for names not in the expression
-are ignored. Every refusal is a 4xx with ``{"error": str}``.
+``POST /api/graph`` with ``{"expr": str, "values": {name: number}}``: one expression, or lines
+that name their values (``d = a*b; n = d + c; e = tanh(n)``). A name without a value gets
+1.0, and the response says which values it used; values for names not in the expression are
+ignored. The response names the output (``"output"``: the last line's name, or ``e`` as the
+lesson names it) and its ``"formula"`` as typed. Every refusal is a 4xx with ``{"error": str}``.
 
 >>> status, reply = graph_request(b'{"expr": "x*x + x", "values": {"x": 3}}')
->>> status, reply["value"], reply["grads"]
-(200, 12.0, {'x': 7.0})
+>>> status, reply["value"], reply["grads"], reply["output"]
+(200, 12.0, {'x': 7.0}, 'e')
 """
 
 from __future__ import annotations
@@ -110,6 +112,8 @@ def _graph(text: str, given: dict[str, float], steps_for: str | None = None) -> 
     out.backward()
     return {
         "expr": expression.text,
+        "output": steps.nodes[-1].label or steps.nodes[-1].name,
+        "formula": expression.formula,
         "names": list(expression.names),
         "values": values,
         "value": json_number(out.data),
@@ -137,8 +141,11 @@ def value_reply(out: Value) -> dict[str, Any]:
     for v in named:
         if not v.op and v.label and v.label not in inputs:
             inputs[v.label] = v
+    output = steps.nodes[-1].label or steps.nodes[-1].name
     return {
-        "expr": out.label or "output",
+        "expr": output,
+        "output": output,
+        "formula": "",  # the page writes it from the graph: tanh(n)
         "names": list(inputs),
         "values": {name: json_number(v.data) for name, v in inputs.items()},
         "value": json_number(out.data),

@@ -88,7 +88,7 @@ function later(delay = 150) {
 function render() {
   const data = state.data;
   renderVariables(data.names, data.values);
-  $("value").textContent = `${data.expr} = ${number(data.value)}`;
+  $("value").textContent = valueLine(data);
   $("graph").innerHTML = data.svg; // topograd's own SVG, labels escaped on the server
   setUpView($("graph").querySelector("svg"), data.expr);
   showLegend(data.legend);
@@ -210,6 +210,7 @@ async function grammar() {
       word.title = `${maths}; derivative: ${derivative}`;
       hint.append(k ? " " : "", word);
     });
+    hint.append(" (or lines that name their values: d = a*b; e = tanh(d))");
   } catch (error) {
     // the hint keeps its general words; the expressions still work
   }

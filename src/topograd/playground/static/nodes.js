@@ -145,3 +145,12 @@ function formula(node, show = (operand) => nameOf(operand.id)) {
     .map((edge) => show(state.data.nodes.find((n) => n.id === edge.source)));
   return operands.length === 2 ? `${operands[0]} ${node.op} ${operands[1]}` : `${node.op}(${operands.join(", ")})`;
 }
+
+// The line over the graph: the output's name, what computes it as typed (or, for a graph
+// built in Python, from its operands' names) and its value, "e = tanh(n) = 0.999329".
+function valueLine(data) {
+  const out = data.nodes[data.nodes.length - 1];
+  const computed = data.formula || (out.op ? formula(out) : "");
+  const parts = [data.output, ...(computed && computed !== data.output ? [computed] : [])];
+  return `${parts.join(" = ")} = ${number(data.value)}`;
+}

@@ -15,7 +15,7 @@ function walkMoved() {
 
 function show() {
   state.data = model.get("data");
-  $("value").textContent = `${state.data.expr} = ${number(state.data.value)}`;
+  $("value").textContent = valueLine(state.data);
   $("graph").innerHTML = state.data.svg; // topograd's own SVG, its labels escaped in Python
   setUpView($("graph").querySelector("svg"), state.data.expr);
   showLegend(state.data.legend);
