@@ -167,6 +167,7 @@ def test_pages_and_headers(port: int) -> None:
         ("/share.js", "text/javascript"),
         ("/zoom.js", "text/javascript"),
         ("/chart.js", "text/javascript"),
+        ("/descent.js", "text/javascript"),
         ("/style.css", "text/css"),
     ]:
         status, headers, _ = request(port, "GET", path)
@@ -185,6 +186,7 @@ def test_the_page_has_no_inline_script_and_no_eval() -> None:
         '<script src="/share.js" defer>',
         '<script src="/zoom.js" defer>',
         '<script src="/chart.js" defer>',
+        '<script src="/descent.js" defer>',
         '<script src="/app.js" defer>',
     ]
     assert not re.search(r"\son[a-z]+\s*=", html)  # no inline event handlers
@@ -201,6 +203,7 @@ def test_the_page_has_no_inline_script_and_no_eval() -> None:
             "share.js",
             "zoom.js",
             "chart.js",
+            "descent.js",
         )
     )
     for forbidden in [

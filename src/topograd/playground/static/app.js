@@ -59,6 +59,7 @@ async function update() {
   }
   clearError();
   const sameGraph = state.data !== null && state.data.expr === data.expr;
+  if (descent.expr !== null && descent.expr !== data.expr) clearDescent(); // another story
   const step = state.step;
   state.data = data;
   Object.assign(state.values, data.values);
@@ -169,24 +170,8 @@ function variableRow(name) {
   return row;
 }
 
-// One step downhill on every input, x ← x − η·∂e/∂x, then the graph again: training's first step.
-function descend() {
-  const rate = Number($("rate").value);
-  if (!state.data || $("rate").value.trim() === "" || !Number.isFinite(rate)) return;
-  const moves = [];
-  for (const name of state.data.names) {
-    const grad = state.data.grads[name];
-    if (typeof grad !== "number") continue;
-    const before = state.values[name];
-    state.values[name] = before - rate * grad;
-    moves.push(`${name} ${number(before)} → ${number(state.values[name])}`);
-  }
-  $("descent-note").textContent =
-    `x ← x − η·∂e/∂x, η = ${number(rate)}: ${moves.join(", ")}; the output was ${number(state.data.value)}`;
-  later(0);
-}
-
 function choose(button) {
+  clearDescent(); // its note and curve were of the expression and values left behind
   $("expr").value = button.dataset.expr;
   $("preset-note").textContent = button.dataset.note;
   state.values = Object.assign(Object.create(null), JSON.parse(button.dataset.values));
@@ -220,6 +205,7 @@ document.addEventListener("DOMContentLoaded", () => {
   grammar();
   $("expr").addEventListener("input", () => {
     $("preset-note").textContent = "";
+    clearDescent();
     later(250);
   });
   $("step").addEventListener("click", () => { stop(); showStep(state.step + 1); });
@@ -235,7 +221,15 @@ document.addEventListener("DOMContentLoaded", () => {
   for (const button of $("presets").querySelectorAll("button")) {
     button.addEventListener("click", () => choose(button));
   }
-  $("descend").addEventListener("click", descend);
+  $("descend").addEventListener("click", () => descendSteps(1));
+  $("descend-run").addEventListener("click", () => {
+    if ($("descend-run").textContent === "Stop") {
+      stopDescent();
+      return;
+    }
+    const count = Math.floor(Number($("descent-count").value));
+    if (count >= 1) descendSteps(Math.min(count, 500));
+  });
   listenForViews();
   $("h-details").addEventListener("toggle", chartSteps);
   $("h-input").addEventListener("change", chartSteps);
