@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import http.client
 import json
+import math
 import re
 import signal
 import socket
@@ -455,3 +456,27 @@ def test_the_step_chart_shows_truncation_and_rounding() -> None:
     assert errors[0] > 100 * errors[best] and errors[-1] > 100 * errors[best]
     status, reply = graph_request(json.dumps({**body, "steps_for": "z"}).encode())
     assert (status, reply["error"]) == (422, "'z' is not an input of the expression")
+
+
+def test_each_activation_comes_with_its_function_and_derivative_around_its_input() -> None:
+    from topograd.autograd.registry import OPS
+
+    for c, at in [(10, 4.0), (0, -6.0), (100, 94.0)]:
+        body = {"expr": "tanh(a*b + c)", "values": {"a": 2, "b": -3, "c": c}}
+        _, reply = graph_request(json.dumps(body).encode())
+        (node,) = reply["curves"]  # the one tanh
+        curve = reply["curves"][node]
+        assert next(n for n in reply["nodes"] if n["id"] == node)["op"] == "tanh"
+        assert (curve["op"], curve["at"], curve["value"]) == ("tanh", at, math.tanh(at))
+        assert curve["slope"] == OPS["tanh"].rule(1.0, at, math.tanh(at))[0]
+        assert curve["x"][0] < at < curve["x"][-1] and curve["x"][0] <= -4
+        assert curve["f"] == [math.tanh(x) for x in curve["x"]]
+        assert all(
+            abs(d - (1 - math.tanh(x) ** 2)) < 1e-15 for x, d in zip(curve["x"], curve["df"])
+        )
+    assert lesson_request("tanh(a*b + c)")["curves"].keys()
+    _, reply = graph_request(b'{"expr": "sigmoid(x) + relu(y) + exp(x)", "values": {"y": -2}}')
+    assert sorted(c["op"] for c in reply["curves"].values()) == ["relu", "sigmoid"]
+    relu = next(c for c in reply["curves"].values() if c["op"] == "relu")
+    assert (relu["at"], relu["slope"]) == (-2.0, 0.0)  # dead: nothing flows back below 0
+    assert relu["df"] == [1.0 if x > 0 else 0.0 for x in relu["x"]]

@@ -4,7 +4,9 @@
 that name their values (``d = a*b; n = d + c; e = tanh(n)``). A name without a value gets
 1.0, and the response says which values it used; values for names not in the expression are
 ignored. The response names the output (``"output"``: the last line's name, or ``e`` as the
-lesson names it) and its ``"formula"`` as typed. Every refusal is a 4xx with ``{"error": str}``.
+lesson names it) and its ``"formula"`` as typed; ``"curves"`` holds, for each tanh, sigmoid
+and relu node, the function and its derivative around its input (``viz/curves.py``). Every
+refusal is a 4xx with ``{"error": str}``.
 
 >>> status, reply = graph_request(b'{"expr": "x*x + x", "values": {"x": 3}}')
 >>> status, reply["value"], reply["grads"], reply["output"]
@@ -21,6 +23,7 @@ from ..expr import ExpressionError, functions, operators, parse
 from ..scalar.value import Value
 from ..verify.domain import relative_difference, undefined
 from ..verify.numeric import central_difference
+from ..viz.curves import curves
 from ..viz.draw import LEGEND, to_svg
 from ..viz.graph import ids, json_number, walk
 from ..viz.trace import trace
@@ -121,6 +124,7 @@ def _graph(text: str, given: dict[str, float], steps_for: str | None = None) -> 
         **steps.to_json(),
         "svg": to_svg(out),
         "legend": LEGEND,
+        "curves": curves(out),
         **({"step_errors": _step_errors(out, inputs[steps_for])} if steps_for else {}),
     }
 
@@ -153,6 +157,7 @@ def value_reply(out: Value) -> dict[str, Any]:
         **steps.to_json(),
         "svg": to_svg(out),
         "legend": LEGEND,
+        "curves": curves(out),
     }
 
 
