@@ -169,6 +169,7 @@ def test_pages_and_headers(port: int) -> None:
         ("/zoom.js", "text/javascript"),
         ("/chart.js", "text/javascript"),
         ("/descent.js", "text/javascript"),
+        ("/paths.js", "text/javascript"),
         ("/style.css", "text/css"),
     ]:
         status, headers, _ = request(port, "GET", path)
@@ -188,6 +189,7 @@ def test_the_page_has_no_inline_script_and_no_eval() -> None:
         '<script src="/zoom.js" defer>',
         '<script src="/chart.js" defer>',
         '<script src="/descent.js" defer>',
+        '<script src="/paths.js" defer>',
         '<script src="/app.js" defer>',
     ]
     assert not re.search(r"\son[a-z]+\s*=", html)  # no inline event handlers
@@ -205,6 +207,7 @@ def test_the_page_has_no_inline_script_and_no_eval() -> None:
             "zoom.js",
             "chart.js",
             "descent.js",
+            "paths.js",
         )
     )
     for forbidden in [
@@ -480,3 +483,41 @@ def test_each_activation_comes_with_its_function_and_derivative_around_its_input
     relu = next(c for c in reply["curves"].values() if c["op"] == "relu")
     assert (relu["at"], relu["slope"]) == (-2.0, 0.0)  # dead: nothing flows back below 0
     assert relu["df"] == [1.0 if x > 0 else 0.0 for x in relu["x"]]
+
+
+def paths_of(expr: str, values: dict[str, float], name: str) -> dict[str, Any]:
+    body = {"expr": expr, "values": values, "paths_for": name}
+    status, reply = graph_request(json.dumps(body).encode())
+    assert status == 200, reply
+    return reply["paths"]
+
+
+def test_the_paths_from_an_input_add_up_to_its_gradient() -> None:
+    found = paths_of("tanh(a*b + c)", {"a": 2, "b": -3, "c": 10}, "a")
+    out, inputs = parse("tanh(a*b + c)").build({"a": 2, "b": -3, "c": 10})
+    out.backward()
+    ((path,),) = [found["paths"]]  # a reaches e one way only: through d and n
+    assert path["rules"] == ["∂e/∂n = 1 - tanh²(n)", "∂n/∂d = 1", "∂d/∂a = b"]
+    assert path["partials"] == [1 - math.tanh(4) ** 2, 1.0, -3.0]
+    assert path["product"] == found["sum"] == found["gradient"] == inputs["a"].grad
+    assert (found["count"], found["complete"]) == (1, True)
+    shared = paths_of("x*x + x", {"x": 3}, "x")  # three paths: 3 + 3 + 1 = 7
+    assert sorted(p["product"] for p in shared["paths"]) == [1.0, 3.0, 3.0]
+    assert [len(p["edges"]) for p in shared["paths"]] == [2, 2, 1]
+    assert shared["sum"] == shared["gradient"] == 7.0
+    larger = "sigmoid(w1*x1 + w2*x2 + b) * tanh(x1*x2) + relu(w1 - w2) / (1 + x1*x1)"
+    point = {"w1": 0.5, "x1": 1.5, "w2": -1.2, "x2": 0.8, "b": 0.1}
+    for name in point:
+        found = paths_of(larger, point, name)
+        assert found["complete"] and found["count"] == len(found["paths"]) >= 1
+        assert math.isclose(found["sum"], found["gradient"], rel_tol=1e-12, abs_tol=1e-15)
+        for p in found["paths"]:
+            assert math.isclose(p["product"], math.prod(p["partials"]), rel_tol=1e-15)
+    assert paths_of(larger, point, "x1")["count"] == 4  # w1*x1, x1*x2 and x1*x1 (twice)
+
+
+def test_too_many_paths_are_counted_all_and_listed_in_part() -> None:
+    lines = ["d1 = x + x"] + [f"d{k} = d{k - 1} + d{k - 1}" for k in range(2, 13)]
+    found = paths_of("; ".join(lines), {"x": 1.0}, "x")
+    assert found["count"] == 2**12 and len(found["paths"]) == 64 and not found["complete"]
+    assert found["gradient"] == 2.0**12 and found["sum"] == 64.0

@@ -5,8 +5,10 @@ that name their values (``d = a*b; n = d + c; e = tanh(n)``). A name without a v
 1.0, and the response says which values it used; values for names not in the expression are
 ignored. The response names the output (``"output"``: the last line's name, or ``e`` as the
 lesson names it) and its ``"formula"`` as typed; ``"curves"`` holds, for each tanh, sigmoid
-and relu node, the function and its derivative around its input (``viz/curves.py``). Every
-refusal is a 4xx with ``{"error": str}``.
+and relu node, the function and its derivative around its input (``viz/curves.py``). With
+``"paths_for": name``, ``"paths"`` lists every path from that input to the output with its
+local derivatives and their product, whose sum is the gradient. Every refusal is a 4xx with
+``{"error": str}``.
 
 >>> status, reply = graph_request(b'{"expr": "x*x + x", "values": {"x": 3}}')
 >>> status, reply["value"], reply["grads"], reply["output"]
@@ -26,6 +28,7 @@ from ..verify.numeric import central_difference
 from ..viz.curves import curves
 from ..viz.draw import LEGEND, to_svg
 from ..viz.graph import ids, json_number, walk
+from ..viz.paths import paths
 from ..viz.trace import trace
 
 MAX_BODY = 64 * 1024  # bytes
@@ -50,7 +53,7 @@ def _refuse_constant(name: str) -> float:
 STEPS = [10.0**-k for k in range(1, 16)]  # the central difference's step h, for its chart
 
 
-def _decode(body: bytes) -> tuple[str, dict[str, float], str | None]:
+def _decode(body: bytes) -> tuple[str, dict[str, float], dict[str, str]]:
     try:
         request = json.loads(body.decode("utf-8"), parse_constant=_refuse_constant)
     except ValueError as error:  # not UTF-8, not JSON, or an integer of over 4300 digits
@@ -73,10 +76,11 @@ def _decode(body: bytes) -> tuple[str, dict[str, float], str | None]:
             finite = False
         if not finite:
             raise RequestError(400, f'the value of "{name}" is too large')
-    steps_for = request.get("steps_for")
-    if steps_for is not None and not isinstance(steps_for, str):
-        raise RequestError(400, '"steps_for" must be the name of an input')
-    return expr, {name: float(value) for name, value in values.items()}, steps_for
+    for field in ("steps_for", "paths_for"):
+        if request.get(field) is not None and not isinstance(request[field], str):
+            raise RequestError(400, f'"{field}" must be the name of an input')
+    asked = {field: request[field] for field in ("steps_for", "paths_for") if request.get(field)}
+    return expr, {name: float(value) for name, value in values.items()}, asked
 
 
 def functions_reply() -> dict[str, Any]:
@@ -99,10 +103,12 @@ def graph_request(body: bytes) -> tuple[int, dict[str, Any]]:
         return 422, {"error": str(error)}
 
 
-def _graph(text: str, given: dict[str, float], steps_for: str | None = None) -> dict[str, Any]:
+def _graph(text: str, given: dict[str, float], asked: dict[str, str]) -> dict[str, Any]:
     expression = parse(text)
-    if steps_for is not None and steps_for not in expression.names:
-        raise RequestError(422, f"{steps_for!r} is not an input of the expression")
+    for name in asked.values():
+        if name not in expression.names:
+            raise RequestError(422, f"{name!r} is not an input of the expression")
+    steps_for, paths_for = asked.get("steps_for"), asked.get("paths_for")
     values = {name: given.get(name, DEFAULT_VALUE) for name in expression.names}
     out, inputs = expression.build(values)
     steps = trace(out)
@@ -126,6 +132,7 @@ def _graph(text: str, given: dict[str, float], steps_for: str | None = None) -> 
         "legend": LEGEND,
         "curves": curves(out),
         **({"step_errors": _step_errors(out, inputs[steps_for])} if steps_for else {}),
+        **({"paths": _paths(out, inputs[paths_for])} if paths_for else {}),
     }
 
 
@@ -171,6 +178,23 @@ def checked(grads: dict[str, float], out: Value, inputs: dict[str, Value]) -> di
         "checks": {name: json_number(c) for name, c in checks.items()},
         "differences": {n: json_number(relative_difference(grads[n], checks[n])) for n in grads},
         "undefined": undefined(out),
+    }
+
+
+def _paths(out: Value, x: Value) -> dict[str, Any]:
+    """Every path from ``x`` to the output, its local derivatives and their product, and
+    their sum beside backprop's gradient (``viz/paths.py``); non-finite numbers as strings."""
+    found = paths(out, ids(walk(out))[x])
+    return {
+        **{k: json_number(v) for k, v in found.items() if k != "paths"},
+        "paths": [
+            {
+                **p,
+                "partials": [json_number(d) for d in p["partials"]],
+                "product": json_number(p["product"]),
+            }
+            for p in found["paths"]
+        ],
     }
 
 

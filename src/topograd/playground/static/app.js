@@ -100,6 +100,8 @@ function render() {
   renderGradients(data);
   chartInputs(data.names);
   chartSteps();
+  pathInputs(data.names);
+  showPaths();
   stop();
   showStep(0);
 }
@@ -233,6 +235,8 @@ document.addEventListener("DOMContentLoaded", () => {
   listenForViews();
   $("h-details").addEventListener("toggle", chartSteps);
   $("h-input").addEventListener("change", chartSteps);
+  $("paths-details").addEventListener("toggle", showPaths);
+  $("paths-input").addEventListener("change", showPaths);
   $("download-svg").addEventListener("click", () => state.data && downloadSvg());
   $("download-png").addEventListener("click", () => state.data && downloadPng());
   const linked = fromAddress();
