@@ -64,7 +64,7 @@ def test_a_shared_node_s_paths_add_up_to_its_gradient(page: Any) -> None:
         "Σ over the 3 paths = 3 + 3 + 1 = 7: ∂e/∂x (backprop's += at each shared node: 7)"
     )
     for k, path in enumerate(found["paths"]):
-        items.nth(k).focus()
+        items.nth(k).hover()  # (a focus would scroll the list under a resting pointer)
         lit = page.eval_on_selector_all("#graph .path-lit", "els => els.map(e => e.dataset.edge)")
         assert sorted(lit) == sorted(path["edges"])
     page.get_by_label("value of x", exact=True).fill("5")  # new values: the paths follow

@@ -22,14 +22,15 @@ from .graph import ids, walk
 # The functions whose derivative makes a gradient vanish (tanh and sigmoid saturate) or die
 # (relu is flat below 0): the ones a learner is told to look at.
 ACTIVATIONS = ("tanh", "sigmoid", "relu")
-SAMPLES = 81  # points of each curve
+SAMPLES = 61  # points of each curve, to six significant digits: a drawing, not a table
 LEAST_HALF_WIDTH = 4.0  # the curve spans at least -4 to 4, and its input with room to spare
 
 
 def curves(output: Value, graph: dict[Value, tuple[Value, ...]] | None = None) -> dict[str, Any]:
     """For each activation node of ``output``'s graph (by id): its op, sample points ``x``,
-    the function ``f`` and its derivative ``df`` there, the input it was given (``at``), its
-    value and its slope at that input. Nodes given a non-finite input are left out."""
+    the function ``f`` and its derivative ``df`` there (to six significant digits, as they are
+    drawn), the input it was given (``at``), its value and its slope at that input (exact).
+    Nodes given a non-finite input are left out."""
     graph = walk(output) if graph is None else graph
     named = ids(graph)
     found: dict[str, Any] = {}
@@ -43,11 +44,15 @@ def curves(output: Value, graph: dict[Value, tuple[Value, ...]] | None = None) -
         fs = [float(op.scalar(x)) for x in xs]
         found[named[v]] = {
             "op": v.op,
-            "x": xs,
-            "f": fs,
-            "df": [float(op.rule(1.0, x, f)[0]) for x, f in zip(xs, fs)],
+            "x": [_drawn(x) for x in xs],
+            "f": [_drawn(f) for f in fs],
+            "df": [_drawn(float(op.rule(1.0, x, f)[0])) for x, f in zip(xs, fs)],
             "at": at,
             "value": v.data,
             "slope": float(op.rule(1.0, at, v.data)[0]),
         }
     return found
+
+
+def _drawn(x: float) -> float:
+    return float(f"{x:.6g}")
