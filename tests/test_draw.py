@@ -84,9 +84,9 @@ def test_dot_of_a_small_graph() -> None:
         "  rankdir=LR;\n"
         '  node [fontname="monospace", fontsize=11];\n'
         '  "n0" [shape=record, label="{x|data 3|grad 7}"];\n'
-        '  "n1" [shape=record, label="{data 9|grad 1}"];\n'
+        '  "n1" [shape=record, label="{d|data 9|grad 1}"];\n'
         '  "n1-op" [shape=ellipse, label="*"];\n'
-        '  "n2" [shape=record, label="{data 12|grad 1}"];\n'
+        '  "n2" [shape=record, label="{e|data 12|grad 1}"];\n'
         '  "n2-op" [shape=ellipse, label="+"];\n'
         '  "n0" -> "n1-op" [id="n1.0"];\n'
         '  "n0" -> "n1-op" [id="n1.1"];\n'

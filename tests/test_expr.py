@@ -11,6 +11,8 @@ from hypothesis import strategies as st
 
 from topograd.autograd.engine import topological_order
 from topograd.expr import MAX_DEPTH, MAX_LENGTH, MAX_NODES, ExpressionError, parse
+from topograd.scalar.value import Value
+from topograd.viz.graph import describe
 
 ACCEPTED = [
     ("tanh(a*b + c)", {"a": 2, "b": -3, "c": 10}, math.tanh(4.0)),
@@ -79,7 +81,7 @@ REFUSED = [
     ("~a", "the operator ~ is not allowed"),
     ("not a", "the operator not is not allowed"),
     ("a ^ b", "the operator ^ is not allowed"),
-    ("x = 1", "syntax error"),
+    ("x = 1", "x names a number"),
     ("import os", "syntax error"),
     ("x +", "syntax error"),
     ("(x", "syntax error: '(' was never closed (at column 1)"),
@@ -143,12 +145,80 @@ def test_a_name_used_twice_is_one_node_a_subexpression_written_twice_two() -> No
     assert inputs["x"].grad == pytest.approx(2 * 2.0 * (1 - math.tanh(2.0) ** 2))
 
 
-def test_names_in_order_of_appearance_and_operations_labelled_with_their_text() -> None:
+def named(out: Value) -> list[tuple[str, str]]:
+    """Each operation of the graph and its name, as the drawings and the trace give it."""
+    return [(n.op, n.label) for n in describe(out)[0] if n.op]
+
+
+def test_names_in_order_of_appearance_and_operations_named_as_the_lesson_names_them() -> None:
     expression = parse("tanh(b*a + c) * a")
     assert expression.names == ("b", "a", "c")
     out, _ = expression.build({"a": 1, "b": 2, "c": 3})
-    labels = [n.label for n in topological_order([out]) if n.op]
-    assert sorted(labels) == sorted(["b*a", "b*a + c", "tanh(b*a + c)", "tanh(b*a + c) * a"])
+    assert [v.label for v in topological_order([out]) if v.op] == ["", "", "", ""]  # untouched
+    # as drawn and traced: the output e, tanh's operand n (the lesson's net input), the
+    # others d, f, ... in forward order
+    assert named(out) == [("*", "d"), ("+", "n"), ("tanh", "f"), ("*", "e")]
+
+
+def test_the_lesson_written_in_lines_is_the_lesson_in_one_expression() -> None:
+    values = {"a": 2.0, "b": -3.0, "c": 10.0}
+    graphs = [
+        parse(text).build(values)
+        for text in (
+            "tanh(a*b + c)",
+            "d = a*b; n = d + c; e = tanh(n)",
+            "d = a*b\nn = d + c\ntanh(n)",
+            "  d = a*b;\ne = tanh(d + c)  ",
+        )
+    ]
+    for out, inputs in graphs:
+        out.backward()
+        assert named(out) == [("*", "d"), ("+", "n"), ("tanh", "e")]
+        assert (out.data, [v.grad for v in inputs.values()]) == (
+            graphs[0][0].data,
+            [v.grad for v in graphs[0][1].values()],
+        )
+    assert parse("d = a*b; n = d + c; e = tanh(n)").formula == "tanh(n)"
+    assert parse("tanh(a*b + c)").formula == "tanh(a*b + c)"
+
+
+def test_names_the_user_chose_are_kept_and_never_given_twice() -> None:
+    out, _ = parse("n = a*b; d = tanh(n + e) * d2").build({"a": 1, "b": 2, "e": 3, "d2": 4})
+    assert [v.label for v in topological_order([out]) if v.op] == ["n", "", "", "d"]
+    # n and d are the user's; e and d2 are inputs: the lesson's letters skip them all
+    assert named(out) == [("*", "n"), ("+", "n2"), ("tanh", "f"), ("*", "d")]
+    wide = "+".join(f"x{k}" for k in range(40))
+    out, _ = parse(wide).build({f"x{k}": 1.0 for k in range(40)})
+    labels = [label for _, label in named(out)]
+    assert len(set(labels)) == len(labels) == 39 and labels[-1] == "e" and "d2" in labels
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("d = a", "d = a computes nothing: write a itself (at column 5)"),
+        ("d = +a; e = d*2", "d = +a computes nothing"),
+        ("k = 2; e = k*x", "k names a number"),
+        ("d = a*b; e = c*2", "d is never used: every line but the last must be used by a later"),
+        ("d = a*b; d = d*2", "give each value its own name (at column 10)"),
+        ("a = a*2", "a is an input (used before this line)"),
+        ("e = a*b; f = e + a; a = f*2", "a is an input"),
+        ("tanh = a*b", "tanh is a function: choose another name"),
+        ("d = a*b; d*2; e = d", "only the last line may be an expression without a name"),
+        ("a, b = c*d", "a line assigns one name"),
+        ("x = y = a*b", "a line assigns one name"),
+        ("d = a*b; import os", "only lines of the form name = expression"),
+        ("d = a*b; d += 1", "a name is assigned once"),
+        ("d = a*b; e = d +", "syntax error: invalid syntax (at column 17)"),
+        ("d = a*b\ne = tanh(d", "'(' was never closed (at line 2, column 9)"),
+        ("d = a.b; e = d*2", "attributes (a.b) are not allowed (at column 5)"),
+        (f"{ITALIC_X} = a*b; e = x*2", "would be read as x"),
+    ],
+)
+def test_lines_are_refused_saying_why_and_where(text: str, message: str) -> None:
+    with pytest.raises(ExpressionError) as caught:
+        parse(text)
+    assert message in str(caught.value)
 
 
 def test_missing_and_unknown_values_are_refused() -> None:

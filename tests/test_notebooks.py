@@ -85,7 +85,7 @@ def test_the_lesson_runs_without_an_error(lesson: tuple[Any, Any]) -> None:
 def test_the_lesson_gives_the_committed_numbers(lesson: tuple[Any, Any]) -> None:
     committed, fresh = lesson
     code = [(old, new) for old, new in zip(committed.cells, fresh.cells) if old.cell_type == "code"]
-    assert len(code) == 11 and all(old.outputs for old, _ in code[1:])  # committed with outputs
+    assert len(code) == 12 and all(old.outputs for old, _ in code[1:])  # committed with outputs
     for old, new in code:
         assert kinds_of(new) == kinds_of(old), old.source
         before, after = NUMBER.findall(text_of(old)), NUMBER.findall(text_of(new))
@@ -110,6 +110,23 @@ def test_the_lesson_shows_graphs_and_tables_inline(lesson: tuple[Any, Any]) -> N
     printed = "".join(text_of(c) for c in fresh.cells)
     assert "dy/dx = 7.0" in printed and "gradcheck: True" in printed
     assert "agree to 1e-12: True" in printed and "seed: e.grad = 1.0" in printed
+
+
+@pytest.mark.xdist_group("lesson-notebook")
+def test_the_lesson_shows_the_widget_where_it_steps_through(lesson: tuple[Any, Any]) -> None:
+    """The cell after the words on tg.widget shows one (a view of an anywidget model, whose
+    saved state, with the notebook, is the lesson's graph in the lesson's names)."""
+    for notebook in lesson:
+        words = next(k for k, c in enumerate(notebook.cells) if "tg.widget(e)" in c.source)
+        cell = notebook.cells[words + 1]
+        assert cell.cell_type == "code" and "tg.widget(e)" in cell.source
+        (shown,) = [o for o in cell.outputs if o.output_type == "execute_result"]
+        model = shown.data["application/vnd.jupyter.widget-view+json"]["model_id"]
+        assert text_of(cell).startswith("<tg.widget: e = 0.999329, step 0 of ")
+        saved = notebook.metadata["widgets"]["application/vnd.jupyter.widget-state+json"]
+        data = saved["state"][model]["state"]["data"]
+        assert [n["label"] for n in data["nodes"]] == ["a", "b", "d", "c", "n", "e"]
+        assert data["grads"]["a"] == pytest.approx(-0.00402285, rel=1e-5)
 
 
 def micrograd_losses(steps: int) -> list[str]:

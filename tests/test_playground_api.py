@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import http.client
 import json
+import math
 import re
 import signal
 import socket
@@ -14,13 +15,14 @@ import threading
 import time
 from collections.abc import Iterator
 from importlib import resources
+from typing import Any
 
 import pytest
 
 import topograd as tg
 from topograd.expr import MAX_LENGTH, parse
 from topograd.playground import server as server_module
-from topograd.playground.api import graph_request
+from topograd.playground.api import graph_request, value_reply
 from topograd.playground.server import make_server
 
 
@@ -69,6 +71,62 @@ def test_the_graph_of_the_lesson() -> None:
     json.dumps(reply, allow_nan=False)
 
 
+def lesson_request(expr: str) -> dict[str, Any]:
+    body = {"expr": expr, "values": {"a": 2, "b": -3, "c": 10}}
+    status, reply = graph_request(json.dumps(body).encode())
+    assert status == 200, reply
+    return reply
+
+
+def test_the_lesson_in_lines_is_the_lesson_in_one_expression_with_its_names() -> None:
+    one = lesson_request("tanh(a*b + c)")
+    lines = lesson_request("d = a*b; n = d + c; e = tanh(n)")
+    for reply in (one, lines):
+        assert (reply["value"], reply["grads"], reply["names"]) == (
+            one["value"],
+            one["grads"],
+            ["a", "b", "c"],
+        )
+        assert [n["label"] for n in reply["nodes"]] == ["a", "b", "d", "c", "n", "e"]
+        rules = {(e["parent"], e["rule"]) for s in reply["steps"] for e in s["edges"]}
+        by_label = {n["label"]: n["id"] for n in reply["nodes"]}
+        assert (by_label["a"], "∂d/∂a = b") in rules
+        assert (by_label["n"], "∂e/∂n = 1 - tanh²(n)") in rules
+        assert reply["output"] == "e"
+        assert 'class="label"' in reply["svg"] and ">d</text>" in reply["svg"]
+    assert (one["formula"], lines["formula"]) == ("tanh(a*b + c)", "tanh(n)")
+    assert lines["expr"] == "d = a*b; n = d + c; e = tanh(n)"
+
+
+def test_names_the_learner_chose_are_the_graph_s() -> None:
+    reply = lesson_request("prod = a*b\nnet = prod + c\nout = tanh(net)")
+    assert [n["label"] for n in reply["nodes"]] == ["a", "b", "prod", "c", "net", "out"]
+    assert (reply["output"], reply["formula"]) == ("out", "tanh(net)")
+    rules = [e["rule"] for s in reply["steps"] for e in s["edges"]]
+    assert rules[0] == "∂out/∂net = 1 - tanh²(net)" and "∂prod/∂a = b" in rules
+
+
+def test_lines_that_cannot_be_read_are_refused_saying_why() -> None:
+    for expr, message in [
+        ("d = a*b; e = c + 1", "d is never used"),
+        ("d = a*b; d = d + c", "d is assigned twice"),
+        ("d = a", "computes nothing"),
+    ]:
+        status, reply = graph_request(json.dumps({"expr": expr}).encode())
+        assert status == 422 and message in reply["error"]
+
+
+def test_a_graph_built_in_python_gets_the_lesson_s_names_for_what_is_unnamed() -> None:
+    a, b, c = tg.Value(2.0, label="a"), tg.Value(-3.0, label="b"), tg.Value(10.0, label="c")
+    product = a * b
+    e = (product + c).tanh()
+    reply = value_reply(e)
+    assert [n["label"] for n in reply["nodes"]] == ["a", "b", "d", "c", "n", "e"]
+    assert reply["output"] == "e" and product.label == e.label == ""  # the Values untouched
+    product.label = "ab"
+    assert [n["label"] for n in value_reply(e)["nodes"]][2] == "ab"
+
+
 def test_missing_values_default_to_one_and_extra_ones_are_ignored() -> None:
     status, reply = graph_request(b'{"expr": "x*y", "values": {"x": 3, "z": 5}}')
     assert status == 200
@@ -110,6 +168,8 @@ def test_pages_and_headers(port: int) -> None:
         ("/share.js", "text/javascript"),
         ("/zoom.js", "text/javascript"),
         ("/chart.js", "text/javascript"),
+        ("/descent.js", "text/javascript"),
+        ("/paths.js", "text/javascript"),
         ("/style.css", "text/css"),
     ]:
         status, headers, _ = request(port, "GET", path)
@@ -128,6 +188,8 @@ def test_the_page_has_no_inline_script_and_no_eval() -> None:
         '<script src="/share.js" defer>',
         '<script src="/zoom.js" defer>',
         '<script src="/chart.js" defer>',
+        '<script src="/descent.js" defer>',
+        '<script src="/paths.js" defer>',
         '<script src="/app.js" defer>',
     ]
     assert not re.search(r"\son[a-z]+\s*=", html)  # no inline event handlers
@@ -144,6 +206,8 @@ def test_the_page_has_no_inline_script_and_no_eval() -> None:
             "share.js",
             "zoom.js",
             "chart.js",
+            "descent.js",
+            "paths.js",
         )
     )
     for forbidden in [
@@ -395,3 +459,64 @@ def test_the_step_chart_shows_truncation_and_rounding() -> None:
     assert errors[0] > 100 * errors[best] and errors[-1] > 100 * errors[best]
     status, reply = graph_request(json.dumps({**body, "steps_for": "z"}).encode())
     assert (status, reply["error"]) == (422, "'z' is not an input of the expression")
+
+
+def test_each_activation_comes_with_its_function_and_derivative_around_its_input() -> None:
+    from topograd.autograd.registry import OPS
+
+    for c, at in [(10, 4.0), (0, -6.0), (100, 94.0)]:
+        body = {"expr": "tanh(a*b + c)", "values": {"a": 2, "b": -3, "c": c}}
+        _, reply = graph_request(json.dumps(body).encode())
+        (node,) = reply["curves"]  # the one tanh
+        curve = reply["curves"][node]
+        assert next(n for n in reply["nodes"] if n["id"] == node)["op"] == "tanh"
+        assert (curve["op"], curve["at"], curve["value"]) == ("tanh", at, math.tanh(at))
+        assert curve["slope"] == OPS["tanh"].rule(1.0, at, math.tanh(at))[0]
+        assert curve["x"][0] < at < curve["x"][-1] and curve["x"][0] <= -4
+        for x, f, d in zip(curve["x"], curve["f"], curve["df"]):  # six digits, as drawn
+            assert math.isclose(f, math.tanh(x), rel_tol=1e-5, abs_tol=1e-6)
+            assert math.isclose(d, 1 - math.tanh(x) ** 2, rel_tol=1e-5, abs_tol=1e-6)
+    assert lesson_request("tanh(a*b + c)")["curves"].keys()
+    _, reply = graph_request(b'{"expr": "sigmoid(x) + relu(y) + exp(x)", "values": {"y": -2}}')
+    assert sorted(c["op"] for c in reply["curves"].values()) == ["relu", "sigmoid"]
+    relu = next(c for c in reply["curves"].values() if c["op"] == "relu")
+    assert (relu["at"], relu["slope"]) == (-2.0, 0.0)  # dead: nothing flows back below 0
+    assert relu["df"] == [1.0 if x > 0 else 0.0 for x in relu["x"]]
+
+
+def paths_of(expr: str, values: dict[str, float], name: str) -> dict[str, Any]:
+    body = {"expr": expr, "values": values, "paths_for": name}
+    status, reply = graph_request(json.dumps(body).encode())
+    assert status == 200, reply
+    return reply["paths"]
+
+
+def test_the_paths_from_an_input_add_up_to_its_gradient() -> None:
+    found = paths_of("tanh(a*b + c)", {"a": 2, "b": -3, "c": 10}, "a")
+    out, inputs = parse("tanh(a*b + c)").build({"a": 2, "b": -3, "c": 10})
+    out.backward()
+    ((path,),) = [found["paths"]]  # a reaches e one way only: through d and n
+    assert path["rules"] == ["∂e/∂n = 1 - tanh²(n)", "∂n/∂d = 1", "∂d/∂a = b"]
+    assert path["partials"] == [1 - math.tanh(4) ** 2, 1.0, -3.0]
+    assert path["product"] == found["sum"] == found["gradient"] == inputs["a"].grad
+    assert (found["count"], found["complete"]) == (1, True)
+    shared = paths_of("x*x + x", {"x": 3}, "x")  # three paths: 3 + 3 + 1 = 7
+    assert sorted(p["product"] for p in shared["paths"]) == [1.0, 3.0, 3.0]
+    assert [len(p["edges"]) for p in shared["paths"]] == [2, 2, 1]
+    assert shared["sum"] == shared["gradient"] == 7.0
+    larger = "sigmoid(w1*x1 + w2*x2 + b) * tanh(x1*x2) + relu(w1 - w2) / (1 + x1*x1)"
+    point = {"w1": 0.5, "x1": 1.5, "w2": -1.2, "x2": 0.8, "b": 0.1}
+    for name in point:
+        found = paths_of(larger, point, name)
+        assert found["complete"] and found["count"] == len(found["paths"]) >= 1
+        assert math.isclose(found["sum"], found["gradient"], rel_tol=1e-12, abs_tol=1e-15)
+        for p in found["paths"]:
+            assert math.isclose(p["product"], math.prod(p["partials"]), rel_tol=1e-15)
+    assert paths_of(larger, point, "x1")["count"] == 4  # w1*x1, x1*x2 and x1*x1 (twice)
+
+
+def test_too_many_paths_are_counted_all_and_listed_in_part() -> None:
+    lines = ["d1 = x + x"] + [f"d{k} = d{k - 1} + d{k - 1}" for k in range(2, 13)]
+    found = paths_of("; ".join(lines), {"x": 1.0}, "x")
+    assert found["count"] == 2**12 and len(found["paths"]) == 64 and not found["complete"]
+    assert found["gradient"] == 2.0**12 and found["sum"] == 64.0

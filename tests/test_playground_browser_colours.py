@@ -73,7 +73,7 @@ def test_a_box_is_filled_by_its_gradient_so_far_at_every_step(page: Any) -> None
         assert fills(page) == expected, k
         shown = fills(page)
         if names["c"] in so_far:  # c, an input, and c's user a*b + c share their gradient
-            assert shown[names["c"]] == shown[names["a*b + c"]] != rgb("#ffffff")
+            assert shown[names["c"]] == shown[names["n"]] != rgb("#ffffff")
         waiting = page.eval_on_selector_all(
             "#graph g.node.value.waiting", "gs => gs.map(g => g.dataset.node)"
         )
@@ -125,7 +125,7 @@ def test_a_vanishing_gradient_flows_along_a_thin_edge(page: Any) -> None:
     expect(page.locator(flowing)).to_have_count(1)
     lesson = page.eval_on_selector(flowing, "p => parseFloat(getComputedStyle(p).strokeWidth)")
     page.click("text=c = 100 (saturation)")
-    expect(page.locator("#value")).to_have_text(f"tanh(a*b + c) = {math.tanh(94):.6g}")
+    expect(page.locator("#value")).to_have_text(f"e = tanh(n) = {math.tanh(94):.6g}")
     expect(page.locator("#progress")).to_have_text("step 1 of 3")  # new values: the walk stays
     expect(page.locator(flowing)).to_have_count(1)
     saturated = page.eval_on_selector(flowing, "p => parseFloat(getComputedStyle(p).strokeWidth)")

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from typing import Any
 
 import pytest
@@ -84,7 +85,7 @@ def show(page: Any, expr: str, values: dict[str, float]) -> None:
     for name, x in values.items():
         page.get_by_label(f"value of {name}", exact=True).fill(repr(x))
     out, _ = parse(expr).build(values)
-    expect(page.locator("#value")).to_have_text(f"{expr} = {out.data:.6g}")
+    expect(page.locator("#value")).to_have_text(shared.value_line(expr, out))
     expect(page.locator("#progress")).to_contain_text("gradients shown are final")
 
 
@@ -106,7 +107,7 @@ def test_each_label_says_its_rule_then_its_numbers(page: Any) -> None:
             assert rule_box < numbers_box  # two lines: the rule above its numbers
     # the last step is d = a*b's: its edge to a says ∂d/∂a = b, in the graph's names
     a_label = page.locator("#graph text.flow-label tspan.rule").first
-    expect(a_label).to_have_text(rule(OPS["mul"], "a*b", ["a", "b"], 0))
+    expect(a_label).to_have_text(rule(OPS["mul"], "d", ["a", "b"], 0))
     assert partials(OPS["mul"]) == ("y", "x") and "y and x" in OPS["mul"].derivative
 
 
@@ -117,7 +118,7 @@ def test_no_word_lies_over_a_box_on_the_presets(page: Any, preset: int) -> None:
     values = {k: float(v) for k, v in json.loads(button.get_attribute("data-values")).items()}
     button.click()
     out, _ = parse(expr).build(values)
-    expect(page.locator("#value")).to_have_text(f"{expr} = {out.data:.6g}")
+    expect(page.locator("#value")).to_have_text(shared.value_line(expr, out))
     check_every_step(page, expr, values)
 
 
@@ -167,7 +168,53 @@ def test_no_word_lies_over_a_box_on_a_phone(browser: Any, url: str) -> None:
         values = {k: float(v) for k, v in json.loads(button.get_attribute("data-values")).items()}
         button.click()
         out, _ = parse(expr).build(values)
-        expect(phone.locator("#value")).to_have_text(f"{expr} = {out.data:.6g}")
+        expect(phone.locator("#value")).to_have_text(shared.value_line(expr, out))
         check_every_step(phone, expr, values)
         phone.click("#reset")
     phone.close()
+
+
+def test_the_page_speaks_the_lesson_s_names_typed_or_not(page: Any) -> None:
+    """Lines name the graph's values as the learner wrote them; one expression gets the
+    lesson's names (d, n, e): in the boxes, the edges' rules, the log and the node panel."""
+    values = {"a": 2.0, "b": -3.0, "c": 10.0}
+    for expr, names in [
+        ("prod = a*b; net = prod + c; out = tanh(net)", ("prod", "net", "out")),
+        ("tanh(a*b + c)", ("d", "n", "e")),
+    ]:
+        product, net, output = names
+        page.fill("#expr", expr)
+        out, _ = parse(expr).build(values)
+        expect(page.locator("#value")).to_have_text(shared.value_line(expr, out))
+        traced = tg.trace(out)
+        ids = {n.name: n.id for n in traced.nodes}
+        assert set(names) <= set(ids)  # the engine's trace names them so too
+        for name in names:
+            expect(page.locator(f"#tg-{ids[name]} text.label")).to_have_text(name)
+        page.click("#step")  # the output's step: its rule in its operand's name
+        rule_text = page.locator(f"#graph text.flow-label[data-edge='{ids[output]}.0'] tspan.rule")
+        expect(rule_text).to_have_text(f"∂{output}/∂{net} = 1 - tanh²({net})")
+        page.click("#reset")
+        while not page.locator("#step").is_disabled():
+            page.click("#step")
+        a_rule = page.locator(f"#graph text.flow-label[data-edge='{ids[product]}.0'] tspan.rule")
+        expect(a_rule).to_have_text(f"∂{product}/∂a = b")
+        page.locator(f"#tg-{ids[product]}").focus()
+        expect(page.locator("#node-info")).to_contain_text(f"{product} = a * b")
+        expect(page.locator("#node-info")).to_contain_text(f"∂{output}/∂{product} = ")
+        page.select_option("#pass", "forward")
+        page.click("#step")
+        expect(page.locator("#log li").first).to_have_text(f"{product} = 2 * -3 = -6")
+        page.select_option("#pass", "backward")
+
+
+def test_lines_the_parser_refuses_are_refused_aloud_and_the_graph_stays(page: Any) -> None:
+    page.fill("#expr", "d = a*b; e = c + 1")
+    expect(page.locator("#error")).to_have_text(
+        "d is never used: every line but the last must be used by a later one (at column 1)"
+    )
+    expect(page.locator("#graph")).to_have_class(re.compile("stale"))
+    page.fill("#expr", "d = a*b; e = tanh(d + c)")
+    expect(page.locator("#error")).to_be_hidden()
+    out, _ = parse("d = a*b; e = tanh(d + c)").build({"a": 2, "b": -3, "c": 10})
+    expect(page.locator("#value")).to_have_text(f"e = tanh(d + c) = {out.data:.6g}")

@@ -7,6 +7,7 @@ installs it."""
 from __future__ import annotations
 
 import json
+import math
 import os
 import secrets
 import shutil
@@ -42,6 +43,9 @@ CELLS = [
     "w = tg.widget(y)\nw",
     'print("step", w.step, "x.grad", x.grad)',
     "w.step = 1",
+    # two more: another graph, and the first one's again (the ids of each must be its own)
+    'a, b = tg.Value(2.0, label="a"), tg.Value(-3.0, label="b")\nz = (a * b).tanh()\n'
+    "display(tg.widget(z), tg.widget(y))",
 ]
 
 
@@ -145,16 +149,22 @@ def run_cell(page: Any, index: int) -> Any:
     return cell
 
 
+def part(widget: Any, name: str) -> Any:
+    """An element of one widget by the name its template gives it (its id has a prefix)."""
+    return widget.locator(f'[data-id="{name}"]')
+
+
 def test_the_widget_steps_and_shares_its_step_with_python(page: Any, tmp_path: Path) -> None:
-    widget = page.locator(".topograd-widget")
-    expect(widget.locator("#progress")).to_have_text("2 steps; gradients shown are final")
-    expect(widget.locator("#value")).to_have_text("y = 12")
-    widget.locator("#step").click()
+    widget = page.locator(".topograd-widget").first
+    expect(part(widget, "progress")).to_have_text("2 steps; gradients shown are final")
+    # d: x*x, named as the lesson names it
+    expect(part(widget, "value")).to_have_text("y = d + x = 12")
+    part(widget, "step").click()
     current = widget.locator(".topograd-graph g.node.current:not(.op)")  # its box, not its op
-    expect(current).to_have_attribute("id", "tg-n2")  # y, the output, runs first
+    expect(current).to_have_attribute("data-node", "n2")  # y, the output, runs first
     expect(widget.locator(".flow-label .numbers")).to_have_text(["1 × 1 = 1", "1 × 1 = 1"])
-    widget.locator("#step").click()
-    expect(current).to_have_attribute("id", "tg-n1")  # then x * x
+    part(widget, "step").click()
+    expect(current).to_have_attribute("data-node", "n1")  # then x * x
     expect(widget.locator(".flow-label .numbers")).to_have_text(["3 × 1 = 3", "3 × 1 = 3"])
     x = tg.Value(3.0, label="x")  # the cell's graph, here: its rules as the trace writes them
     y = x * x + x
@@ -164,13 +174,13 @@ def test_the_widget_steps_and_shares_its_step_with_python(page: Any, tmp_path: P
     expect(widget.locator(".flow-label .rule")).to_have_text(rules)
     traced = tg.trace(y)  # x's fill: its gradient so far, 7, as tg.draw fills it
     colour = gradient_fill(traced.nodes[0].grad, largest_gradient(traced.nodes))
-    fill = widget.locator("#tg-n0 rect").evaluate("r => getComputedStyle(r).fill")
+    fill = part(widget, "tg-n0").locator("rect").evaluate("r => getComputedStyle(r).fill")
     assert fill == "rgb({}, {}, {})".format(*(int(colour[k : k + 2], 16) for k in (1, 3, 5)))
-    expect(widget.locator("#legend")).to_contain_text(LEGEND)
+    expect(part(widget, "legend")).to_contain_text(LEGEND)
     expect(widget.locator(".running-sum")).to_have_text(
         "Σ 1 + 3 + 3 = 7 (+= one by one: 1 → 4 → 7)"
     )
-    expect(widget.locator("#progress")).to_have_text("step 2 of 2")
+    expect(part(widget, "progress")).to_have_text("step 2 of 2")
     page.screenshot(path=str(tmp_path / "widget.png"))
     screenshot = os.environ.get("TOPOGRAD_SCREENSHOT")  # to look at it: a path to keep it in
     if screenshot:
@@ -179,6 +189,131 @@ def test_the_widget_steps_and_shares_its_step_with_python(page: Any, tmp_path: P
     output = run_cell(page, 1).locator(".jp-OutputArea-output")
     expect(output).to_have_text("step 2 x.grad 0.0", timeout=60_000)
     run_cell(page, 2)
-    expect(widget.locator("#progress")).to_have_text("step 1 of 2", timeout=60_000)
-    expect(current).to_have_attribute("id", "tg-n2")
+    expect(part(widget, "progress")).to_have_text("step 1 of 2", timeout=60_000)
+    expect(current).to_have_attribute("data-node", "n2")
     assert page.problems == []
+
+
+# Every id in the document that a widget holds, and how often the document holds it; and the
+# arrows each widget's edges point with, found in that widget or not.
+IDS = """() => {
+  const widgets = [...document.querySelectorAll(".topograd-widget")];
+  const ids = widgets.flatMap((w) => [...w.querySelectorAll("[id]")].map((e) => e.id));
+  const held = (id) => document.querySelectorAll(`[id="${CSS.escape(id)}"]`).length;
+  const counts = ids.map((id) => [id, held(id)]);
+  const refs = (w) => [...w.querySelectorAll("[marker-end], [marker-start]")].flatMap((path) =>
+    ["marker-end", "marker-start"].map((name) => path.getAttribute(name)).filter(Boolean));
+  const arrows = widgets.map((w) => refs(w).length > 0 && refs(w).every((ref) =>
+    w.querySelector(`marker[id="${CSS.escape(ref.slice(5, -1))}"]`) !== null));
+  return { counts, arrows, widgets: widgets.length };
+}"""
+
+
+def test_several_widgets_in_one_notebook_share_no_id_and_step_apart(page: Any) -> None:
+    run_cell(page, 3)
+    widgets = page.locator(".topograd-widget")
+    expect(widgets).to_have_count(3, timeout=60_000)
+    first, other, again = (widgets.nth(k) for k in range(3))
+    expect(part(again, "progress")).to_have_text("2 steps; gradients shown are final")
+    # z = tanh(a*b), nothing named: the lesson's names, e the output and n tanh's operand
+    expect(part(other, "value")).to_have_text(f"e = tanh(n) = {math.tanh(-6.0):.6g}")
+    found = page.evaluate(IDS)
+    assert found["widgets"] == 3 and len(found["counts"]) > 3 * 20
+    assert [id_ for id_, count in found["counts"] if count != 1] == []
+    assert found["arrows"] == [True, True, True]
+    shown_first = part(first, "progress").text_content()
+    part(again, "step").click()  # the same graph as the first: only this one moves
+    expect(part(again, "progress")).to_have_text("step 1 of 2")
+    expect(again.locator("g.node.current:not(.op)")).to_have_attribute("data-node", "n2")
+    expect(part(first, "progress")).to_have_text(shown_first)
+    expect(part(other, "progress")).to_have_text("2 steps; gradients shown are final")
+    again.locator(".topograd-graph").click(position={"x": 2, "y": 2})  # the focus, by a click
+    page.keyboard.press("ArrowRight")
+    expect(part(again, "progress")).to_have_text("step 2 of 2")
+    found = page.evaluate(IDS)  # the marks of a step drawn: their arrow is this widget's own
+    assert [id_ for id_, count in found["counts"] if count != 1] == []
+    assert found["arrows"] == [True, True, True]
+    assert page.problems == []
+
+
+# The contrast (WCAG's ratio) of each visible text of a widget outside its drawing against
+# the ground it is shown on, the first opaque one among its ancestors.
+CONTRASTS = """(widget) => {
+  const rgb = (c) => (c.match(/[\\d.]+/g) || []).map(Number);
+  const lum = ([r, g, b]) => {
+    const f = (v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; };
+    return 0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(b);
+  };
+  const ground = (el) => {
+    for (let e = el; e; e = e.parentElement) {
+      const c = rgb(getComputedStyle(e).backgroundColor);
+      if (c.length === 3 || (c.length === 4 && c[3] > 0.5)) return c.slice(0, 3);
+    }
+    return [255, 255, 255];
+  };
+  const texts = widget.querySelectorAll(`[data-id=value], [data-id=progress], button:enabled,
+    label, select, [data-id=log] li, [data-id=grads] th, [data-id=grads] td,
+    [data-id=legend] .legend-text, [data-id=node-info]`);
+  return [...texts].filter((el) => el.offsetParent !== null && el.textContent.trim()).map((el) => {
+    const [hi, lo] = [lum(rgb(getComputedStyle(el).color)), lum(ground(el))].sort((x, y) => y - x);
+    return [el.dataset.id || `${el.tagName} ${el.textContent.trim().slice(0, 24)}`,
+      Math.round(100 * (hi + 0.05) / (lo + 0.05)) / 100, Math.round(1000 * lum(ground(el))) / 1000];
+  });
+}"""
+
+
+def choose_theme(page: Any, theme: str) -> None:
+    page.locator(".lm-MenuBar-itemLabel", has_text="Settings").click()
+    page.locator(".lm-Menu-itemLabel", has_text="Theme").first.hover()
+    page.locator(".lm-Menu-itemLabel", has_text=theme).first.click()
+
+
+def test_the_widget_is_readable_in_jupyterlab_s_dark_theme_as_in_its_light(
+    page: Any, tmp_path: Path
+) -> None:
+    widget = page.locator(".topograd-widget").first
+    part(widget, "tg-n0").focus()  # the node panel shown too
+    expect(part(widget, "node-info")).to_be_visible()
+    light = widget.evaluate(CONTRASTS)
+    assert len(light) > 10 and all(ratio >= 4.5 for _, ratio, _ in light), light
+    assert all(ground > 0.8 for _, _, ground in light)  # on JupyterLab's light ground
+    before = part(widget, "value").evaluate("v => getComputedStyle(v).color")
+    choose_theme(page, "JupyterLab Dark")
+    expect(page.locator("body")).to_have_attribute("data-jp-theme-light", "false", timeout=30_000)
+    try:
+        expect(part(widget, "value")).not_to_have_css("color", before)  # the theme has come
+        dark = widget.evaluate(CONTRASTS)
+        expect(page.locator("#jupyterlab-splash")).to_have_count(0, timeout=30_000)
+        page.screenshot(path=str(tmp_path / "widget-dark.png"))  # to look at
+        assert [name for name, *_ in dark] == [name for name, *_ in light]
+        assert all(ratio >= 4.5 for _, ratio, _ in dark), dark
+        assert all(ground < 0.1 for _, _, ground in dark), dark  # it follows the theme
+        drawing = part(widget, "graph").evaluate("g => getComputedStyle(g).backgroundColor")
+        assert drawing == "rgb(255, 255, 255)"  # the figure keeps its white ground
+    finally:
+        choose_theme(page, "JupyterLab Light")
+        expect(page.locator("body")).to_have_attribute("data-jp-theme-light", "true")
+
+
+def test_outside_jupyterlab_the_widget_follows_the_reader_s_colour_scheme(page: Any) -> None:
+    """Where no theme variables are set (another notebook's frontend), the widget's styles
+    take prefers-color-scheme."""
+    from topograd.notebook.stepper import Stepper
+
+    bare = page.context.browser.new_page()
+    try:
+        bare.set_content(
+            f"<style>{Stepper._css}</style><div class='topograd-widget'>"
+            "<span data-id='value'>e = 1</span></div>"
+        )
+        colours = {}
+        for scheme in ("light", "dark"):
+            bare.emulate_media(color_scheme=scheme)
+            colours[scheme] = bare.locator("[data-id=value]").evaluate(
+                "v => [getComputedStyle(v).color, "
+                "getComputedStyle(v.parentElement).getPropertyValue('--tg-ground').trim()]"
+            )
+        assert colours["light"] == ["rgb(29, 35, 41)", "#ffffff"]
+        assert colours["dark"] == ["rgb(233, 236, 239)", "#1e2227"]
+    finally:
+        bare.close()

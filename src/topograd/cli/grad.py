@@ -26,7 +26,8 @@ def add(commands: Any) -> None:
         help="differentiate an expression: topograd grad 'tanh(a*b + c)' a=2 b=-3 c=10",
         description="Evaluate EXPR at the given values, run backprop, and print the value and "
         "the gradient of every input beside its central-difference check. EXPR uses numbers, "
-        f"names, {operator_list()}, and the functions {' '.join(functions())}.",
+        f"names, {operator_list()}, and the functions {' '.join(functions())}; it may also "
+        "be lines that name their values, 'd = a*b; n = d + c; e = tanh(n)'.",
         epilog="An expression that starts with '-' goes after '--': topograd grad -- '-x' x=1",
     )
     grad.add_argument("expression", metavar="EXPR")

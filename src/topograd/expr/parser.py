@@ -5,7 +5,9 @@ on numbers (``+ - * / **``), unary ``+ -`` and calls of one argument to its func
 op of one number: ``tanh``, ``exp``, ``erf``, ...). Nothing is ever evaluated by Python: the
 parsed tree is walked by topograd itself, numbers become floats (so ``9**9**9`` is ``inf`` at
 once), and the size of the input and of the tree are bounded. Every refusal is an
-``ExpressionError`` that says what was wrong and where.
+``ExpressionError`` that says what was wrong and where. Lines that name their values, as the
+lesson writes them (``d = a*b; n = d + c; e = tanh(n)``), are read too (``statements.py``);
+an operation a line names is labelled so (the drawings name the others as the lesson does).
 
 >>> e = parse("tanh(a*b + c)")
 >>> e.names
@@ -13,6 +15,9 @@ once), and the size of the input and of the tree are bounded. Every refusal is a
 >>> out, inputs = e.build({"a": 2, "b": -3, "c": 10})
 >>> out.op, round(out.data, 6), inputs["a"].label
 ('tanh', 0.999329, 'a')
+>>> lines = parse("d = a*b; n = d + c; e = tanh(n)")
+>>> lines.names, lines.formula, lines.build({"a": 2, "b": -3, "c": 10})[0].label
+(('a', 'b', 'c'), 'tanh(n)', 'e')
 """
 
 from __future__ import annotations
@@ -29,6 +34,7 @@ from ..autograd.registry import OPS, Op
 from ..ops.arithmetic import neg
 from ..scalar.value import Value
 from .source import Source
+from .statements import RefusalError, Statement, statements
 
 MAX_LENGTH = 4000  # characters: a chain of + has at most 2000 terms, which ast.parse takes
 MAX_NODES = 2000  # numbers, names and operations in the tree
@@ -94,25 +100,24 @@ class ExpressionError(ValueError):
     """The text is not an expression topograd accepts; the message says why and where."""
 
 
-class _RefusalError(Exception):
-    """A node off the whitelist; ``parse`` turns it into an ExpressionError saying where."""
-
-    def __init__(self, node: ast.AST | None, what: str) -> None:
-        super().__init__(what)
-        self.node, self.what = node, what
-
-
 @dataclass(frozen=True)
 class Expression:
-    """A parsed, checked expression: its text, its tree and its names in order of appearance."""
+    """A parsed, checked expression: its text, its statements (one, nameless, for a single
+    expression) and its inputs' names in order of appearance."""
 
     text: str
-    tree: ast.expr
+    statements: tuple[Statement, ...]
     names: tuple[str, ...]
+
+    @property
+    def formula(self) -> str:
+        """The output's expression as typed: the last statement's."""
+        return self.statements[-1].text
 
     def build(self, values: Mapping[str, float]) -> tuple[Value, dict[str, Value]]:
         """The expression as a graph of Values: one labelled leaf per name (a name used twice is
-        one node), a constant leaf per number, a node per operation (written twice, two nodes)."""
+        one node), a constant leaf per number, a node per operation (written twice, two nodes);
+        an operation a line assigns is labelled with its name."""
         missing = [n for n in self.names if n not in values]
         if missing:
             raise ExpressionError(f"no value given for {', '.join(missing)}")
@@ -125,24 +130,23 @@ class Expression:
     def on(self, inputs: Mapping[str, Value]) -> Value:
         """The expression's graph on the given Values, one per name (as ``tg.compile`` traces
         it)."""
-        walk = _Walk(self.text, inputs.__getitem__, Value, functions(), _label)
-        found: Value = walk.walk(self.tree)
-        return found
-
-
-def _label(value: Value, text: str) -> None:
-    """Label each operation with the text that wrote it; inputs keep their names (``+x`` is x)."""
-    if value.op:
-        value.label = text
+        known: dict[str, Any] = dict(inputs)
+        walk = _Walk(known.__getitem__, Value, functions())
+        found: Any = None
+        for statement in self.statements:
+            found = walk.walk(statement.tree)
+            if statement.name:  # parse made sure that it names an operation, not a leaf
+                found.label = statement.name
+                known[statement.name] = found
+        out: Value = found
+        return out
 
 
 @dataclass(frozen=True)
 class _Walk:
-    text: str
     leaf: Callable[[str], Any]
     number: Callable[[float], Any]
     functions: Mapping[str, Callable[[Any], Any]]
-    named: Callable[[Any, str], None]  # told each operation's value and its text
 
     def walk(self, root: ast.expr) -> Any:
         """Evaluate the tree bottom-up, left operand first, without recursion."""
@@ -164,14 +168,11 @@ class _Walk:
     def _operation(self, node: ast.expr, values: list[Any]) -> Any:
         if isinstance(node, ast.BinOp):
             right, left = values.pop(), values.pop()
-            out = operators()[type(node.op)](left, right)
-        elif isinstance(node, ast.UnaryOp):
-            out = _UNARY[type(node.op)](values.pop())
-        else:
-            assert isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
-            out = self.functions[node.func.id](values.pop())
-        self.named(out, ast.get_source_segment(self.text.strip(), node) or "")
-        return out
+            return operators()[type(node.op)](left, right)
+        if isinstance(node, ast.UnaryOp):
+            return _UNARY[type(node.op)](values.pop())
+        assert isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+        return self.functions[node.func.id](values.pop())
 
 
 def _operands(node: ast.expr) -> list[ast.expr]:
@@ -210,21 +211,50 @@ def parse(text: str) -> Expression:
     warned = source.warned()
     if warned:
         raise ExpressionError(warned)
+    body = _lines(source)
     try:
-        tree = ast.parse(source.parsed, mode="eval").body
-    except SyntaxError as error:  # its line counts from 1, its offset characters from 1
-        where = source.where(error.lineno or 1, error.offset - 1) if error.offset else ""
-        raise ExpressionError(f"syntax error: {error.msg}{where}") from None
+        if body is None:  # one expression
+            tree = ast.parse(source.parsed, mode="eval").body
+            names = _checked_names(tree, source)
+            return Expression(text, (Statement("", tree, source.parsed),), names)
+        lines, names = statements(
+            body, source.parsed, lambda tree: _checked_names(tree, source), functions()
+        )
+        return Expression(text, lines, names)
+    except RefusalError as refusal:
+        where = source.at_node(refusal.node) if refusal.node is not None else ""
+        raise ExpressionError(refusal.what + where) from None
+
+
+def _lines(source: Source) -> list[ast.stmt] | None:
+    """The lines of a text that names what it computes (``d = a*b; e = tanh(d)``), or None
+    for one expression. Text that is neither is refused with the syntax error of the reading
+    that went further (lines, if the error comes after an =)."""
+    try:
+        ast.parse(source.parsed, mode="eval")
+        return None
+    except SyntaxError as error:
+        as_expression = error
     except (RecursionError, MemoryError):  # Python's own parser recursed too deep
         raise ExpressionError(
             f"the expression is nested too deeply for Python's parser; at most {MAX_DEPTH} levels"
         ) from None
     try:
-        names = _checked_names(tree, source)
-    except _RefusalError as refusal:
-        where = source.at_node(refusal.node) if refusal.node is not None else ""
-        raise ExpressionError(refusal.what + where) from None
-    return Expression(text, tree, names)
+        body = ast.parse(source.parsed, mode="exec").body
+    except SyntaxError as error:
+        further = max(as_expression, error, key=lambda e: (e.lineno or 0, e.offset or 0))
+        raise _syntax_error(source, further) from None
+    except (RecursionError, MemoryError):
+        raise _syntax_error(source, as_expression) from None
+    if not any(isinstance(line, ast.Assign) for line in body):
+        raise _syntax_error(source, as_expression) from None
+    return body
+
+
+def _syntax_error(source: Source, error: SyntaxError) -> ExpressionError:
+    """Python's message, and where (its line counts from 1, its offset characters from 1)."""
+    where = source.where(error.lineno or 1, error.offset - 1) if error.offset else ""
+    return ExpressionError(f"syntax error: {error.msg}{where}")
 
 
 def _checked_names(tree: ast.expr, source: Source) -> tuple[str, ...]:
@@ -236,9 +266,9 @@ def _checked_names(tree: ast.expr, source: Source) -> tuple[str, ...]:
         node, depth = todo.pop()
         count += 1
         if count > MAX_NODES:
-            raise _RefusalError(None, f"the expression has more than {MAX_NODES} parts")
+            raise RefusalError(None, f"the expression has more than {MAX_NODES} parts")
         if depth > MAX_DEPTH:
-            raise _RefusalError(node, f"the expression is nested more than {MAX_DEPTH} levels deep")
+            raise RefusalError(node, f"the expression is nested more than {MAX_DEPTH} levels deep")
         for child in _check(node, names, source):
             todo.append((child, depth if _continues(node, child) else depth + 1))
     return tuple(names)
@@ -265,34 +295,34 @@ def _check(node: ast.AST, names: dict[str, None], source: Source) -> list[ast.AS
     for name in _names_in(node):
         typed = source.segment(name)
         if typed != name.id:
-            raise _RefusalError(name, _folded(typed, name.id))
+            raise RefusalError(name, _folded(typed, name.id))
     if isinstance(node, ast.Constant):
         if type(node.value) not in (int, float):
-            raise _RefusalError(
+            raise RefusalError(
                 node, f"only numbers are allowed, not {type(node.value).__name__} literals"
             )
         return []
     if isinstance(node, ast.Name):
         if node.id in functions():
-            raise _RefusalError(node, f"{node.id} is a function: call it as {node.id}(...)")
+            raise RefusalError(node, f"{node.id} is a function: call it as {node.id}(...)")
         names.setdefault(node.id)
         return []
     if isinstance(node, ast.BinOp):
         if type(node.op) not in operators():
-            raise _RefusalError(
+            raise RefusalError(
                 node, f"the operator {_operator(node.op)} is not allowed; use {operator_list()}"
             )
         return [node.right, node.left]
     if isinstance(node, ast.UnaryOp):
         if type(node.op) not in _UNARY:
-            raise _RefusalError(
+            raise RefusalError(
                 node, f"the operator {_operator(node.op)} is not allowed; use {operator_list()}"
             )
         return [node.operand]
     if isinstance(node, ast.Call):
         return [_check_call(node)]
     what = _REFUSED.get(type(node), type(node).__name__)
-    raise _RefusalError(
+    raise RefusalError(
         node, f"{what} are not allowed" if what != type(node).__name__ else f"{what} is not allowed"
     )
 
@@ -301,26 +331,26 @@ def _check_call(node: ast.Call) -> ast.expr:
     if isinstance(node.func, ast.Attribute):
         method = node.func.attr
         if method in functions():
-            raise _RefusalError(
+            raise RefusalError(
                 node, f"methods are not allowed; write {method}(...) around the operand"
             )
-        raise _RefusalError(node, "attributes (a.b) are not allowed")
+        raise RefusalError(node, "attributes (a.b) are not allowed")
     if not isinstance(node.func, ast.Name):
-        raise _RefusalError(
+        raise RefusalError(
             node, "only the built-in functions can be called: " + ", ".join(functions())
         )
     name = node.func.id
     if name not in functions():
-        raise _RefusalError(
+        raise RefusalError(
             node, f"unknown function {name!r}; the functions are: {', '.join(functions())}"
         )
     if node.keywords:
-        raise _RefusalError(node.keywords[0], f"{name}() takes no keyword arguments")
+        raise RefusalError(node.keywords[0], f"{name}() takes no keyword arguments")
     for arg in node.args:
         if isinstance(arg, ast.Starred):
-            raise _RefusalError(arg, "starred arguments are not allowed")
+            raise RefusalError(arg, "starred arguments are not allowed")
     if len(node.args) != 1:
-        raise _RefusalError(node, f"{name}() takes exactly one argument, got {len(node.args)}")
+        raise RefusalError(node, f"{name}() takes exactly one argument, got {len(node.args)}")
     return node.args[0]
 
 

@@ -26,15 +26,19 @@ def static(name: str) -> str:
 
 def module() -> str:
     """The widget's ES module: format.js, then render({model, el}) holding the page's files,
-    with $ (an element of this widget by id) and state its own."""
+    with $ (an element of this widget by id) and state its own. Each view's ids carry a
+    prefix counted on the page (a module may be loaded once per widget: the count is the
+    page's, not the module's), so several widgets in one notebook share none."""
     return "\n".join(
         [
             static("format.js"),
             f"const TEMPLATE = {json.dumps(static('widget.html'))};",
+            "const SHOWN = Symbol.for('topograd.widgets');  // views on this page, for ids",
             "function render({ model, el }) {",
+            "const counted = (globalThis[SHOWN] = (globalThis[SHOWN] ?? 0) + 1);",
+            "const state = { data: null, step: 0, timer: null, scope: `tg${counted}-` };",
             "el.innerHTML = TEMPLATE;",
-            "const $ = (id) => el.querySelector(`#${CSS.escape(id)}`);",
-            "const state = { data: null, step: 0, timer: null };",
+            'const $ = (id) => el.querySelector(`[id="${CSS.escape(state.scope + id)}"]`);',
             *(static(name) for name in PARTS),
             "return start();",
             "}",
@@ -53,3 +57,11 @@ class Stepper(anywidget.AnyWidget):
 
     def __init__(self, output: Value, step: int = 0, **kwargs: Any) -> None:
         super().__init__(data=value_reply(output), step=step, **kwargs)
+
+    def __repr__(self) -> str:
+        """What a notebook without the widget's frontend shows: the same every time (not an
+        address), so that a committed notebook's outputs can be compared."""
+        value = self.data["value"]
+        shown = f"{value:.6g}" if isinstance(value, float) else str(value)
+        steps = len(self.data["steps"])
+        return f"<tg.widget: {self.data['output']} = {shown}, step {self.step} of {steps}>"

@@ -1,12 +1,18 @@
 """The playground's API, apart from HTTP: a request body in, a status and a JSON object out.
 
-``POST /api/graph`` with ``{"expr": str, "values": {name: number}}``. A name without a value
-gets 1.0, and the response says which values it used; values for names not in the expression
-are ignored. Every refusal is a 4xx with ``{"error": str}``.
+``POST /api/graph`` with ``{"expr": str, "values": {name: number}}``: one expression, or lines
+that name their values (``d = a*b; n = d + c; e = tanh(n)``). A name without a value gets
+1.0, and the response says which values it used; values for names not in the expression are
+ignored. The response names the output (``"output"``: the last line's name, or ``e`` as the
+lesson names it) and its ``"formula"`` as typed; ``"curves"`` holds, for each tanh, sigmoid
+and relu node, the function and its derivative around its input (``viz/curves.py``). With
+``"paths_for": name``, ``"paths"`` lists every path from that input to the output with its
+local derivatives and their product, whose sum is the gradient. Every refusal is a 4xx with
+``{"error": str}``.
 
 >>> status, reply = graph_request(b'{"expr": "x*x + x", "values": {"x": 3}}')
->>> status, reply["value"], reply["grads"]
-(200, 12.0, {'x': 7.0})
+>>> status, reply["value"], reply["grads"], reply["output"]
+(200, 12.0, {'x': 7.0}, 'e')
 """
 
 from __future__ import annotations
@@ -19,8 +25,10 @@ from ..expr import ExpressionError, functions, operators, parse
 from ..scalar.value import Value
 from ..verify.domain import relative_difference, undefined
 from ..verify.numeric import central_difference
+from ..viz.curves import curves
 from ..viz.draw import LEGEND, to_svg
 from ..viz.graph import ids, json_number, walk
+from ..viz.paths import paths
 from ..viz.trace import trace
 
 MAX_BODY = 64 * 1024  # bytes
@@ -45,7 +53,7 @@ def _refuse_constant(name: str) -> float:
 STEPS = [10.0**-k for k in range(1, 16)]  # the central difference's step h, for its chart
 
 
-def _decode(body: bytes) -> tuple[str, dict[str, float], str | None]:
+def _decode(body: bytes) -> tuple[str, dict[str, float], dict[str, str]]:
     try:
         request = json.loads(body.decode("utf-8"), parse_constant=_refuse_constant)
     except ValueError as error:  # not UTF-8, not JSON, or an integer of over 4300 digits
@@ -68,10 +76,11 @@ def _decode(body: bytes) -> tuple[str, dict[str, float], str | None]:
             finite = False
         if not finite:
             raise RequestError(400, f'the value of "{name}" is too large')
-    steps_for = request.get("steps_for")
-    if steps_for is not None and not isinstance(steps_for, str):
-        raise RequestError(400, '"steps_for" must be the name of an input')
-    return expr, {name: float(value) for name, value in values.items()}, steps_for
+    for field in ("steps_for", "paths_for"):
+        if request.get(field) is not None and not isinstance(request[field], str):
+            raise RequestError(400, f'"{field}" must be the name of an input')
+    asked = {field: request[field] for field in ("steps_for", "paths_for") if request.get(field)}
+    return expr, {name: float(value) for name, value in values.items()}, asked
 
 
 def functions_reply() -> dict[str, Any]:
@@ -94,10 +103,12 @@ def graph_request(body: bytes) -> tuple[int, dict[str, Any]]:
         return 422, {"error": str(error)}
 
 
-def _graph(text: str, given: dict[str, float], steps_for: str | None = None) -> dict[str, Any]:
+def _graph(text: str, given: dict[str, float], asked: dict[str, str]) -> dict[str, Any]:
     expression = parse(text)
-    if steps_for is not None and steps_for not in expression.names:
-        raise RequestError(422, f"{steps_for!r} is not an input of the expression")
+    for name in asked.values():
+        if name not in expression.names:
+            raise RequestError(422, f"{name!r} is not an input of the expression")
+    steps_for, paths_for = asked.get("steps_for"), asked.get("paths_for")
     values = {name: given.get(name, DEFAULT_VALUE) for name in expression.names}
     out, inputs = expression.build(values)
     steps = trace(out)
@@ -110,6 +121,8 @@ def _graph(text: str, given: dict[str, float], steps_for: str | None = None) -> 
     out.backward()
     return {
         "expr": expression.text,
+        "output": steps.nodes[-1].label or steps.nodes[-1].name,
+        "formula": expression.formula,
         "names": list(expression.names),
         "values": values,
         "value": json_number(out.data),
@@ -117,7 +130,9 @@ def _graph(text: str, given: dict[str, float], steps_for: str | None = None) -> 
         **steps.to_json(),
         "svg": to_svg(out),
         "legend": LEGEND,
+        "curves": curves(out),
         **({"step_errors": _step_errors(out, inputs[steps_for])} if steps_for else {}),
+        **({"paths": _paths(out, inputs[paths_for])} if paths_for else {}),
     }
 
 
@@ -137,8 +152,11 @@ def value_reply(out: Value) -> dict[str, Any]:
     for v in named:
         if not v.op and v.label and v.label not in inputs:
             inputs[v.label] = v
+    output = steps.nodes[-1].label or steps.nodes[-1].name
     return {
-        "expr": out.label or "output",
+        "expr": output,
+        "output": output,
+        "formula": "",  # the page writes it from the graph: tanh(n)
         "names": list(inputs),
         "values": {name: json_number(v.data) for name, v in inputs.items()},
         "value": json_number(out.data),
@@ -146,6 +164,7 @@ def value_reply(out: Value) -> dict[str, Any]:
         **steps.to_json(),
         "svg": to_svg(out),
         "legend": LEGEND,
+        "curves": curves(out),
     }
 
 
@@ -159,6 +178,23 @@ def checked(grads: dict[str, float], out: Value, inputs: dict[str, Value]) -> di
         "checks": {name: json_number(c) for name, c in checks.items()},
         "differences": {n: json_number(relative_difference(grads[n], checks[n])) for n in grads},
         "undefined": undefined(out),
+    }
+
+
+def _paths(out: Value, x: Value) -> dict[str, Any]:
+    """Every path from ``x`` to the output, its local derivatives and their product, and
+    their sum beside backprop's gradient (``viz/paths.py``); non-finite numbers as strings."""
+    found = paths(out, ids(walk(out))[x])
+    return {
+        **{k: json_number(v) for k, v in found.items() if k != "paths"},
+        "paths": [
+            {
+                **p,
+                "partials": [json_number(d) for d in p["partials"]],
+                "product": json_number(p["product"]),
+            }
+            for p in found["paths"]
+        ],
     }
 
 

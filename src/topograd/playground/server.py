@@ -1,6 +1,6 @@
 """The playground's HTTP server: the standard library's ThreadingHTTPServer on 127.0.0.1.
 
-It serves twelve packaged files and two API routes, refuses a Host that is not its own (DNS
+It serves fourteen packaged files and two API routes, refuses a Host that is not its own (DNS
 rebinding), a POST from another origin or of anything but JSON, and answers every bad request
 (a garbled or blank request line, a 70 kB URL, too many headers, a header line that is not
 NAME: value, an unknown method, a duplicated Host or Content-Length, a Content-Length that is not
@@ -38,6 +38,8 @@ STATIC = {  # path -> (packaged file, content type); nothing else is served
     "/share.js": ("share.js", "text/javascript; charset=utf-8"),
     "/zoom.js": ("zoom.js", "text/javascript; charset=utf-8"),
     "/chart.js": ("chart.js", "text/javascript; charset=utf-8"),
+    "/descent.js": ("descent.js", "text/javascript; charset=utf-8"),
+    "/paths.js": ("paths.js", "text/javascript; charset=utf-8"),
     "/style.css": ("style.css", "text/css; charset=utf-8"),
     "/graph.css": ("graph.css", "text/css; charset=utf-8"),
 }

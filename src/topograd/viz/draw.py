@@ -242,7 +242,7 @@ def to_dot(output: Value) -> str:
       rankdir=LR;
       node [fontname="monospace", fontsize=11];
       "n0" [shape=record, label="{x|data 2|grad 0}"];
-      "n1" [shape=record, label="{data 0.964028|grad 0}"];
+      "n1" [shape=record, label="{e|data 0.964028|grad 0}"];
       "n1-op" [shape=ellipse, label="tanh"];
       "n0" -> "n1-op" [id="n1.0"];
       "n1-op" -> "n1" [id="n1.out"];

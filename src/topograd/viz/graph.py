@@ -8,7 +8,7 @@ highlight a node of the drawing named by a step of the trace.
 >>> x = tg.Value(3.0, label="x")
 >>> nodes, edges = describe(x * x)
 >>> [(n.id, n.label, n.op) for n in nodes], [(e.id, e.source, e.target) for e in edges]
-([('n0', 'x', ''), ('n1', '', '*')], [('n1.0', 'n0', 'n1'), ('n1.1', 'n0', 'n1')])
+([('n0', 'x', ''), ('n1', 'e', '*')], [('n1.0', 'n0', 'n1'), ('n1.1', 'n0', 'n1')])
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from typing import Any
 from ..autograd.engine import topological_order
 from ..autograd.registry import OPS
 from ..scalar.value import Value
+from .names import lesson_names
 
 
 @dataclass(frozen=True)
@@ -68,10 +69,14 @@ def describe(
     output: Value, graph: dict[Value, tuple[Value, ...]] | None = None
 ) -> tuple[list[NodeInfo], list[EdgeInfo]]:
     """The nodes in forward order and one edge per operand (``x * x`` has two); ``graph`` is
-    ``walk(output)`` where the caller has walked it already."""
+    ``walk(output)`` where the caller has walked it already. An operation without a label
+    is named as the lesson names it (``names.py``: d, n, e), its Value left as it is."""
     graph = walk(output) if graph is None else graph
     named = ids(graph)
-    nodes = [NodeInfo(i, v.label, _written(v), v.data, v.grad) for v, i in named.items()]
+    lesson = lesson_names(output, graph)
+    nodes = [
+        NodeInfo(i, lesson.get(v, v.label), _written(v), v.data, v.grad) for v, i in named.items()
+    ]
     edges = [
         EdgeInfo(f"{named[v]}.{k}", named[p], named[v], k)
         for v, parents in graph.items()

@@ -13,7 +13,7 @@ contribution, though no gradient is kept for it.
 >>> [(e.parent, e.contribution, e.total) for s in steps for e in s.edges if e.parent == "n0"]
 [('n0', 1.0, 1.0), ('n0', 3.0, 4.0), ('n0', 3.0, 7.0)]
 >>> [e.rule for s in steps for e in s.edges if e.parent == "n0"]
-['∂n2/∂x = 1', '∂n1/∂x = x', '∂n1/∂x = x']
+['∂e/∂x = 1', '∂d/∂x = x', '∂d/∂x = x']
 """
 
 from __future__ import annotations

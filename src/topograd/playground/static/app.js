@@ -59,6 +59,7 @@ async function update() {
   }
   clearError();
   const sameGraph = state.data !== null && state.data.expr === data.expr;
+  if (descent.expr !== null && descent.expr !== data.expr) clearDescent(); // another story
   const step = state.step;
   state.data = data;
   Object.assign(state.values, data.values);
@@ -88,7 +89,7 @@ function later(delay = 150) {
 function render() {
   const data = state.data;
   renderVariables(data.names, data.values);
-  $("value").textContent = `${data.expr} = ${number(data.value)}`;
+  $("value").textContent = valueLine(data);
   $("graph").innerHTML = data.svg; // topograd's own SVG, labels escaped on the server
   setUpView($("graph").querySelector("svg"), data.expr);
   showLegend(data.legend);
@@ -99,6 +100,8 @@ function render() {
   renderGradients(data);
   chartInputs(data.names);
   chartSteps();
+  pathInputs(data.names);
+  showPaths();
   stop();
   showStep(0);
 }
@@ -169,24 +172,8 @@ function variableRow(name) {
   return row;
 }
 
-// One step downhill on every input, x ← x − η·∂e/∂x, then the graph again: training's first step.
-function descend() {
-  const rate = Number($("rate").value);
-  if (!state.data || $("rate").value.trim() === "" || !Number.isFinite(rate)) return;
-  const moves = [];
-  for (const name of state.data.names) {
-    const grad = state.data.grads[name];
-    if (typeof grad !== "number") continue;
-    const before = state.values[name];
-    state.values[name] = before - rate * grad;
-    moves.push(`${name} ${number(before)} → ${number(state.values[name])}`);
-  }
-  $("descent-note").textContent =
-    `x ← x − η·∂e/∂x, η = ${number(rate)}: ${moves.join(", ")}; the output was ${number(state.data.value)}`;
-  later(0);
-}
-
 function choose(button) {
+  clearDescent(); // its note and curve were of the expression and values left behind
   $("expr").value = button.dataset.expr;
   $("preset-note").textContent = button.dataset.note;
   state.values = Object.assign(Object.create(null), JSON.parse(button.dataset.values));
@@ -210,6 +197,7 @@ async function grammar() {
       word.title = `${maths}; derivative: ${derivative}`;
       hint.append(k ? " " : "", word);
     });
+    hint.append(" (or lines that name their values: d = a*b; e = tanh(d))");
   } catch (error) {
     // the hint keeps its general words; the expressions still work
   }
@@ -219,6 +207,7 @@ document.addEventListener("DOMContentLoaded", () => {
   grammar();
   $("expr").addEventListener("input", () => {
     $("preset-note").textContent = "";
+    clearDescent();
     later(250);
   });
   $("step").addEventListener("click", () => { stop(); showStep(state.step + 1); });
@@ -234,10 +223,20 @@ document.addEventListener("DOMContentLoaded", () => {
   for (const button of $("presets").querySelectorAll("button")) {
     button.addEventListener("click", () => choose(button));
   }
-  $("descend").addEventListener("click", descend);
+  $("descend").addEventListener("click", () => descendSteps(1));
+  $("descend-run").addEventListener("click", () => {
+    if ($("descend-run").textContent === "Stop") {
+      stopDescent();
+      return;
+    }
+    const count = Math.floor(Number($("descent-count").value));
+    if (count >= 1) descendSteps(Math.min(count, 500));
+  });
   listenForViews();
   $("h-details").addEventListener("toggle", chartSteps);
   $("h-input").addEventListener("change", chartSteps);
+  $("paths-details").addEventListener("toggle", showPaths);
+  $("paths-input").addEventListener("change", showPaths);
   $("download-svg").addEventListener("click", () => state.data && downloadSvg());
   $("download-png").addEventListener("click", () => state.data && downloadPng());
   const linked = fromAddress();

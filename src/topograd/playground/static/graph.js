@@ -4,10 +4,16 @@
 // page (app.js) and the widget (widget.js) each define for their own elements.
 "use strict";
 
+// An id of this graph's drawing as the document holds it: the page's as drawn, a notebook
+// widget's behind its own prefix (state.scope, widget.js), so that two widgets never share one.
+function scoped(id) {
+  return `${state.scope ?? ""}${id}`;
+}
+
 // An element of the drawing by topograd's id ("n3", an edge's "n3.0"): looked up in this
 // graph's panel, so that several drawings (a notebook's) never mix.
 function svgNode(id) {
-  return $("graph").querySelector(`[id="tg-${CSS.escape(id)}"]`);
+  return $("graph").querySelector(`[id="${CSS.escape(scoped(`tg-${id}`))}"]`);
 }
 
 function setGrad(id, text) {

@@ -133,8 +133,63 @@ function showNode(id) {
     line.textContent = text;
     return line;
   }));
+  const curve = state.data.curves?.[id];
+  if (curve) panel.append(curveInset(curve, nameOf(edgeInto(id).source), nameOf(id)));
   panel.dataset.node = id;
   panel.hidden = false;
+}
+
+function edgeInto(id) {
+  return state.data.edges.find((edge) => edge.target === id);
+}
+
+// Why a gradient vanishes (or dies) through an activation: the function and its derivative
+// around the input the node was given (the server's samples: the registry's forward and rule),
+// the input marked on both, and what the node multiplies its gradient by.
+function curveInset(curve, operand, node) {
+  const box = document.createElement("figure");
+  box.className = "curve-inset";
+  const svg = document.createElementNS($("graph").querySelector("svg").namespaceURI, "svg");
+  const [width, height, left, bottom] = [260, 130, 34, 22];
+  const ys = [...curve.f, ...curve.df];
+  const low = Math.min(0, ...ys);
+  const high = Math.max(1, ...ys);
+  const [first, last] = [curve.x[0], curve.x[curve.x.length - 1]];
+  const across = (x) => left + ((x - first) / (last - first)) * (width - left - 8);
+  const down = (y) => 6 + ((high - y) / (high - low)) * (height - bottom - 6);
+  const make = (tag, attributes, text) => {
+    const el = document.createElementNS(svg.namespaceURI, tag);
+    for (const [key, value] of Object.entries(attributes)) el.setAttribute(key, String(value));
+    if (text) el.textContent = text;
+    svg.append(el);
+    return el;
+  };
+  svg.setAttribute("viewBox", `0 0 ${width} ${height}`);
+  make("line", { x1: left, y1: down(0), x2: width - 8, y2: down(0), class: "axis" });
+  make("line", { x1: across(0), y1: 6, x2: across(0), y2: height - bottom, class: "axis" });
+  for (const [x, anchor] of [[first, "start"], [0, "middle"], [last, "end"]]) {
+    make("text", { x: across(x), y: height - bottom + 11, "text-anchor": anchor, class: "tick" }, number(x));
+  }
+  for (const y of [low, high]) make("text", { x: left - 3, y: down(y) + 3, "text-anchor": "end", class: "tick" }, number(y));
+  const line = (values) => curve.x.map((x, k) => `${across(x)},${down(values[k])}`).join(" ");
+  make("polyline", { points: line(curve.f), class: "function" });
+  make("polyline", { points: line(curve.df), class: "derivative" });
+  make("line", { x1: across(curve.at), y1: 6, x2: across(curve.at), y2: height - bottom, class: "input" });
+  for (const [kind, y] of [["value", curve.value], ["slope", curve.slope]]) {
+    const dot = make("circle", { cx: across(curve.at), cy: down(y), r: 3.5, class: `at ${kind}` });
+    dot.dataset.x = String(curve.at);
+    dot.dataset.y = String(y);
+  }
+  make("text", { x: left + 4, y: 14, class: "key function" }, curve.op);
+  make("text", { x: left + 4, y: 26, class: "key derivative" }, `${curve.op}' (dashed)`);
+  const words = document.createElement("figcaption");
+  words.textContent =
+    `${curve.op}(${operand}) at ${operand} = ${number(curve.at)}: ${curve.op} = ${number(curve.value)}, ` +
+    `its derivative ${number(curve.slope)}, so the gradient passed back to ${operand} is ${number(curve.slope)} × ` +
+    `${node}'s${curve.slope === 0 ? ": nothing gets through" : Math.abs(curve.slope) < 0.01 ? ": almost nothing gets through" : ""}`;
+  box.dataset.op = curve.op;
+  box.append(svg, words);
+  return box;
 }
 
 // A node's operation written with each operand as `show` gives it (its name, its value):
@@ -144,4 +199,13 @@ function formula(node, show = (operand) => nameOf(operand.id)) {
     .filter((edge) => edge.target === node.id)
     .map((edge) => show(state.data.nodes.find((n) => n.id === edge.source)));
   return operands.length === 2 ? `${operands[0]} ${node.op} ${operands[1]}` : `${node.op}(${operands.join(", ")})`;
+}
+
+// The line over the graph: the output's name, what computes it as typed (or, for a graph
+// built in Python, from its operands' names) and its value, "e = tanh(n) = 0.999329".
+function valueLine(data) {
+  const out = data.nodes[data.nodes.length - 1];
+  const computed = data.formula || (out.op ? formula(out) : "");
+  const parts = [data.output, ...(computed && computed !== data.output ? [computed] : [])];
+  return `${parts.join(" = ")} = ${number(data.value)}`;
 }

@@ -142,7 +142,7 @@ function highlight(step) {
     if (!path) continue;
     path.classList.add("flow");
     path.setAttribute("marker-end", "");
-    path.setAttribute("marker-start", "url(#tg-arrow-back)");
+    path.setAttribute("marker-start", `url(#${scoped("tg-arrow-back")})`);
     edgeLabel(path, edge.rule, `${number(edge.partial)} × ${number(step.grad)} = ${number(edge.contribution)}`);
   }
 }
@@ -170,7 +170,7 @@ function marks(svg) {
     layer.setAttribute("class", "marks");
     svg.append(layer);
     const marker = drawn(svg, "marker");
-    for (const [name, value] of [["id", "tg-arrow-back"], ["viewBox", "0 0 10 10"], ["refX", "9"], ["refY", "5"],
+    for (const [name, value] of [["id", scoped("tg-arrow-back")], ["viewBox", "0 0 10 10"], ["refX", "9"], ["refY", "5"],
       ["markerWidth", "10"], ["markerHeight", "10"], ["markerUnits", "userSpaceOnUse"],
       ["orient", "auto-start-reverse"]]) {
       marker.setAttribute(name, value);
@@ -196,7 +196,7 @@ function clearMarks() {
   for (const node of state.data.nodes) setData(node.id, number(node.data));
   for (const path of panel.querySelectorAll(".forward")) path.classList.remove("forward");
   for (const path of panel.querySelectorAll("path.edge")) {
-    path.setAttribute("marker-end", "url(#tg-arrow)");
+    path.setAttribute("marker-end", `url(#${scoped("tg-arrow")})`);
     path.removeAttribute("marker-start");
     path.style.strokeWidth = "";
   }
@@ -266,7 +266,7 @@ function keys(event) {
   const target = event.target;
   if (event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return; // the browser's
   const arrow = event.key === "ArrowRight" || event.key === "ArrowLeft";
-  const walkButton = target instanceof Element && target.closest("#stepper button");
+  const walkButton = target instanceof Element && target.closest("button") && $("stepper")?.contains(target);
   if (target instanceof Element && target.closest("input, select, textarea, summary, button, [role=button]")
     && !(arrow && walkButton)) {
     return; // a control's own keys

@@ -1,7 +1,8 @@
 // The stepper in a notebook (tg.widget): the playground's drawing and walk of the backward (or
 // forward) pass, for a Value built in Python. topograd/notebook/stepper.py composes this file
 // after graph.js, nodes.js, stepper.js and zoom.js into render(), the widget's entry point,
-// where $ finds this widget's own elements, state is its own and model is its link to Python
+// where $ finds this widget's own elements (by their ids behind its prefix, state.scope),
+// state is its own and model is its link to Python
 // (the graph's data, and the step shown, which either side may set).
 "use strict";
 
@@ -15,8 +16,9 @@ function walkMoved() {
 
 function show() {
   state.data = model.get("data");
-  $("value").textContent = `${state.data.expr} = ${number(state.data.value)}`;
+  $("value").textContent = valueLine(state.data);
   $("graph").innerHTML = state.data.svg; // topograd's own SVG, its labels escaped in Python
+  scopeIds($("graph"), state.scope);
   setUpView($("graph").querySelector("svg"), state.data.expr);
   showLegend(state.data.legend);
   explainNodes();
@@ -31,7 +33,24 @@ function follow() {
   stop();
 }
 
+// Every id under `root` made this widget's own, behind its prefix (data-id keeps the name its
+// styles read), and the drawing's references to its arrows with them: a notebook may show
+// several widgets, or one widget twice, and a document's ids must stay unique.
+function scopeIds(root, scope) {
+  for (const element of root.querySelectorAll("[id]")) {
+    element.dataset.id = element.id;
+    element.id = scope + element.id;
+  }
+  for (const element of root.querySelectorAll("[marker-end], [marker-start]")) {
+    for (const name of ["marker-end", "marker-start"]) {
+      const value = element.getAttribute(name);
+      if (value) element.setAttribute(name, value.replace("url(#", `url(#${scope}`));
+    }
+  }
+}
+
 function start() {
+  scopeIds(el, state.scope);
   el.classList.add("topograd-widget");
   el.tabIndex = 0; // → Step, ← Back, space Play once the widget has the focus
   $("step").addEventListener("click", () => { stop(); showStep(state.step + 1); });
