@@ -13,31 +13,15 @@ import time
 from pathlib import Path
 
 import pytest
+from test_grade import CORRECT, MUTANTS, mutant, topograd
 
 from topograd.grading import grade
 from topograd.grading.course import Points, gradescope, scored
 from topograd.grading.objectives import OBJECTIVES
 
-ENGINES = Path(__file__).parent / "engines"
-CORRECT = (ENGINES / "lesson_engine.py").read_text()
-OVERWRITES = CORRECT.replace(  # add's rule assigns: x + x gives 1
-    "self.grad += out.grad\n            other.grad += out.grad",
-    "self.grad = out.grad\n            other.grad = out.grad",
-)
-assert OVERWRITES != CORRECT
+OVERWRITES = mutant(MUTANTS["overwrites at shared nodes"][0])  # add's rule assigns (=)
 BROKEN = "1 / 0\n"
 WARNINGS = {o.id for o in OBJECTIVES if o.warning}
-
-
-def topograd(*argv: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "topograd", *argv],
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-        cwd=cwd,
-    )
 
 
 def written(folder: Path, **files: str) -> list[str]:

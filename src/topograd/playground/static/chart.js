@@ -44,13 +44,7 @@ function drawChart(rows, name) {
   const across = (h) => left + ((Math.log10(h) + 15) / 14) * (width - left - 16);
   const down = (e) => (height - bottom) - ((Math.log10(Math.max(e, 10 ** low)) - low) / Math.max(1, high - low)) * (height - bottom - 8);
   const svg = document.createElementNS($("graph").querySelector("svg")?.namespaceURI ?? box.namespaceURI, "svg");
-  const make = (tag, attributes, text) => {
-    const el = document.createElementNS(svg.namespaceURI, tag);
-    for (const [key, value] of Object.entries(attributes)) el.setAttribute(key, String(value));
-    if (text) el.textContent = text;
-    svg.append(el);
-    return el;
-  };
+  const make = appender(svg);
   svg.setAttribute("viewBox", `0 0 ${width} ${height}`);
   svg.setAttribute("class", "h-chart");
   make("line", { x1: left, y1: height - bottom, x2: width - 16, y2: height - bottom, class: "axis" });

@@ -119,13 +119,7 @@ function drawDescent(out) {
   const down = (v) => 8 + ((high - Math.min(high, Math.max(low, v))) / (high - low)) * (height - bottom - 8);
   const box = $("descent-chart");
   const svg = document.createElementNS($("graph").querySelector("svg")?.namespaceURI ?? box.namespaceURI, "svg");
-  const make = (tag, attributes, text) => {
-    const el = document.createElementNS(svg.namespaceURI, tag);
-    for (const [key, value] of Object.entries(attributes)) el.setAttribute(key, String(value));
-    if (text) el.textContent = text;
-    svg.append(el);
-    return el;
-  };
+  const make = appender(svg);
   svg.setAttribute("viewBox", `0 0 ${width} ${height}`);
   svg.setAttribute("class", "descent-chart");
   make("line", { x1: left, y1: height - bottom, x2: width - 12, y2: height - bottom, class: "axis" });

@@ -157,13 +157,7 @@ function curveInset(curve, operand, node) {
   const [first, last] = [curve.x[0], curve.x[curve.x.length - 1]];
   const across = (x) => left + ((x - first) / (last - first)) * (width - left - 8);
   const down = (y) => 6 + ((high - y) / (high - low)) * (height - bottom - 6);
-  const make = (tag, attributes, text) => {
-    const el = document.createElementNS(svg.namespaceURI, tag);
-    for (const [key, value] of Object.entries(attributes)) el.setAttribute(key, String(value));
-    if (text) el.textContent = text;
-    svg.append(el);
-    return el;
-  };
+  const make = appender(svg);
   svg.setAttribute("viewBox", `0 0 ${width} ${height}`);
   make("line", { x1: left, y1: down(0), x2: width - 8, y2: down(0), class: "axis" });
   make("line", { x1: across(0), y1: 6, x2: across(0), y2: height - bottom, class: "axis" });

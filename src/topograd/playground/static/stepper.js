@@ -12,6 +12,18 @@ function drawn(svg, tag) {
   return document.createElementNS(svg.namespaceURI, tag);
 }
 
+// make(tag, attributes, text): a new element of ``svg`` with those attributes (and text), added
+// to it last; the charts (h-chart, descent curve, a node's inset) are drawn with one each.
+function appender(svg) {
+  return (tag, attributes, text) => {
+    const el = drawn(svg, tag);
+    for (const [key, value] of Object.entries(attributes)) el.setAttribute(key, String(value));
+    if (text) el.textContent = text;
+    svg.append(el);
+    return el;
+  };
+}
+
 // The steps walked: every node's, or (the default) only those that pass something on: a
 // leaf's step only confirms what has arrived.
 function walked() {
