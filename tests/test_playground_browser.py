@@ -708,8 +708,8 @@ def test_labels_stay_inside_the_drawing(page: Any) -> None:
 
 
 def test_a_graph_too_large_to_draw_is_refused_saying_so(page: Any) -> None:
-    page.fill("#expr", "+".join(["x"] * 200))
-    expect(page.locator("#error")).to_contain_text("the graph has 200 values; the playground draws")
+    page.fill("#expr", "+".join(["x"] * 300))
+    expect(page.locator("#error")).to_contain_text("the graph has 300 edges; the playground draws")
     expect(page.locator("#graph svg")).to_have_count(1)  # the last good graph, dimmed
     page.fill("#expr", "+".join(["x"] * 150))
     expect(page.locator("#error")).to_be_hidden()
