@@ -12,7 +12,10 @@ const state = {
   asked: 0, // requests sent: only the answer to the latest is shown
   spans: Object.create(null), // each slider's half-range, from the value typed (not answers)
   restore: 0, // the step a link asks for, shown once its graph has arrived
+  allVariables: false, // past SHOWN variables, whether the list shows them all
 };
+
+const SHOWN = 8; // variables listed before "N more variables"
 
 const $ = (id) => document.getElementById(id);
 
@@ -122,6 +125,21 @@ function renderVariables(names, values) {
     slider.max = String(span);
     if (document.activeElement !== slider) slider.value = values[name];
   }
+  foldVariables();
+}
+
+// Past SHOWN variables, the first SHOWN and a toggle for the rest (open, the list scrolls in
+// its own box), so that Step is not pushed far below the graph.
+function foldVariables() {
+  const rows = [...$("variables").querySelectorAll(".variable")];
+  const toggle = $("more-variables");
+  const folds = rows.length > SHOWN;
+  toggle.hidden = !folds;
+  const open = folds && state.allVariables;
+  rows.forEach((row, k) => { row.hidden = folds && !open && k >= SHOWN; });
+  $("variables").classList.toggle("open", open);
+  toggle.setAttribute("aria-expanded", String(open));
+  toggle.textContent = open ? `show the first ${SHOWN} only` : `${rows.length - SHOWN} more variables`;
 }
 
 // A slider reaches twice the value typed (at least 10) either way; moving it never widens it.
@@ -209,6 +227,10 @@ document.addEventListener("DOMContentLoaded", () => {
     $("preset-note").textContent = "";
     clearDescent();
     later(250);
+  });
+  $("more-variables").addEventListener("click", () => {
+    state.allVariables = !state.allVariables;
+    foldVariables();
   });
   $("step").addEventListener("click", () => { stop(); showStep(state.step + 1); });
   $("back").addEventListener("click", () => { stop(); showStep(state.step - 1); });
