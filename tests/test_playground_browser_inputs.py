@@ -1,14 +1,18 @@
 """Many inputs on the page, in Chromium: past eight variables the list shows the first eight
 and a toggle for the rest; the graph panel stays on the screen while the page or the list
 scrolls, so that Step and the graph are seen together and clicking Step never scrolls the
-graph away. Fixtures as the page's tests."""
+graph away; a typed expression's new names start at small random values, drawn once per name
+and stated on the page, and the numbers shown are ``topograd grad``'s for them. Fixtures as
+the page's tests."""
 
 from __future__ import annotations
 
 from typing import Any
 
 import test_playground_browser as shared
-from test_playground_browser_sums import EXPR, VALUES, opened_at
+from test_playground_browser_sums import EXPR, VALUES, cli_gradients, opened_at
+
+from topograd.expr import parse
 
 pytestmark = shared.pytestmark  # Chromium or a reason to skip; one worker
 url, browser, page = shared.url, shared.browser, shared.page  # the page's fixtures
@@ -73,3 +77,44 @@ def test_step_and_the_graph_stay_in_view_while_the_page_and_the_list_scroll(
     screen.evaluate("window.scrollTo(0, document.body.scrollHeight)")  # to the foot of the page
     assert on_screen(graph.bounding_box(), 800)  # the graph panel stays on the screen
     screen.close()
+
+
+NEURON = "tanh(w1*x1 + w2*x2 + w3*x3 + u)"  # (the page has b: the lesson's)
+
+
+def values_on_page(page: Any, names: list[str]) -> dict[str, float]:
+    return {n: float(page.get_by_label(f"value of {n}", exact=True).input_value()) for n in names}
+
+
+def test_typed_names_start_small_and_random_and_the_page_says_so(page: Any) -> None:
+    page.fill("#expr", NEURON)
+    names = list(parse(NEURON).names)
+    expect(page.locator("#variables .variable")).to_have_count(len(names))
+    values = values_on_page(page, names)
+    for x in values.values():
+        assert -1 <= x <= 1 and round(x, 2) == x
+    note = page.locator("#random-note")
+    expect(note).to_be_visible()
+    expect(note).to_contain_text(
+        "w1, x1, w2, x2 and 3 more start at random: uniform in [\N{MINUS SIGN}1, 1]"
+    )
+    out, _ = parse(NEURON).build(values)
+    expect(page.locator("#value")).to_have_text(shared.value_line(NEURON, out))
+    assert shared.gradients_on_page(page) == cli_gradients(NEURON, values)  # every bit
+    for name, grad in cli_gradients(NEURON, values).items():
+        expect(page.locator(f"#grads tr[data-name='{name}'] td.grad")).to_have_text(f"{grad:.6g}")
+    page.get_by_label("value of u", exact=True).fill("0.5")  # typed: no longer a random start
+    expect(note).to_contain_text("and 2 more start at random")
+    page.click("#presets button >> nth=0")  # a preset keeps its own values, and says nothing
+    expect(page.locator("#value")).to_have_text("e = tanh(n) = 0.999329")
+    expect(note).to_be_hidden()
+    page.fill("#expr", NEURON)  # drawn once per name: the same starts again
+    expect(page.locator("#variables .variable")).to_have_count(len(names))
+    expect(page.get_by_label("value of w1", exact=True)).to_have_value(_typed(values["w1"]))
+    assert values_on_page(page, names) == values  # (the preset's values replaced u's typed one)
+    expect(note).to_contain_text("w1, x1, w2, x2 and 3 more start at random")
+
+
+def _typed(x: float) -> str:
+    """How the page writes a value in its field: JavaScript's String(x)."""
+    return str(int(x)) if x == int(x) else repr(x)
