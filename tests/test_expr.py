@@ -187,7 +187,7 @@ def test_names_the_user_chose_are_kept_and_never_given_twice() -> None:
     assert [v.label for v in topological_order([out]) if v.op] == ["n", "", "", "d"]
     # n and d are the user's; e and d2 are inputs: the lesson's letters skip them all
     assert named(out) == [("*", "n"), ("+", "n2"), ("tanh", "f"), ("*", "d")]
-    wide = "+".join(f"x{k}" for k in range(40))
+    wide = "-".join(f"x{k}" for k in range(40))  # (a difference: a chain of sums is one Σ)
     out, _ = parse(wide).build({f"x{k}": 1.0 for k in range(40)})
     labels = [label for _, label in named(out)]
     assert len(set(labels)) == len(labels) == 39 and labels[-1] == "e" and "d2" in labels

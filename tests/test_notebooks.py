@@ -27,6 +27,7 @@ from sklearn.datasets import make_moons
 
 import topograd as tg
 from topograd.autograd.registry import OPS
+from topograd.playground.api import MAX_DRAWN
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"
 NUMBER = re.compile(r"-?\d+(?:\.\d+)?(?:e[-+]?\d+)?")
@@ -312,7 +313,7 @@ def test_the_widget_refuses_what_it_cannot_show() -> None:
     with pytest.raises(TypeError, match="widget\\(\\) takes a Value"):
         tg.widget(3.0)  # type: ignore[arg-type]
     big = tg.sum([tg.Value(float(k)) * tg.Value(1.0) for k in range(100)])
-    with pytest.raises(ValueError, match="the stepper shows at most 160"):
+    with pytest.raises(ValueError, match=f"the stepper shows at most {MAX_DRAWN}"):
         tg.widget(big)
     code = (
         "import sys; sys.modules['anywidget'] = None\n"

@@ -22,7 +22,7 @@ import pytest
 import topograd as tg
 from topograd.expr import MAX_LENGTH, parse
 from topograd.playground import server as server_module
-from topograd.playground.api import graph_request, value_reply
+from topograd.playground.api import MAX_DRAWN, graph_request, value_reply
 from topograd.playground.server import make_server
 
 
@@ -140,7 +140,7 @@ def test_a_flat_500_term_sum_is_refused_for_its_size_not_its_depth() -> None:
     terms = [f"x{k}" for k in range(500)]
     status, reply = graph_request(json.dumps({"expr": " + ".join(terms)}).encode())
     assert status == 422 and "nested" not in reply["error"]
-    assert "the graph has 999 values; the playground draws at most 160" in reply["error"]
+    assert f"the graph has 500 edges; the playground draws at most {MAX_DRAWN}" in reply["error"]
     status, reply = graph_request(json.dumps({"expr": " - ".join(terms[:80])}).encode())
     assert status == 200 and len(reply["nodes"]) == 159
 
@@ -275,10 +275,10 @@ HOSTILE = [
     (
         "POST",
         "/api/graph",
-        json.dumps({"expr": "+".join(["x"] * 200)}).encode(),
+        json.dumps({"expr": "+".join(["x"] * 300)}).encode(),
         {},
         422,
-        "at most 160",
+        f"at most {MAX_DRAWN}",
     ),
     ("BREW", "/", None, {}, 405, "BREW is not allowed"),
     ("POST", "/api/graph", b'{"expr": "x"}', {"Origin": "http://evil.example"}, 403, "own pages"),

@@ -15,6 +15,7 @@ import test_playground_browser as shared
 import topograd as tg
 from topograd.autograd.registry import OPS
 from topograd.expr import parse
+from topograd.viz.graph import walk
 
 pytestmark = shared.pytestmark  # Chromium or a reason to skip; one worker
 url, browser, page = shared.url, shared.browser, shared.page  # the page's fixtures
@@ -78,7 +79,7 @@ def test_sigmoid_and_relu_have_their_insets_too(page: Any) -> None:
     values = {k: float(v) for k, v in json.loads(button.get_attribute("data-values")).items()}
     out, _ = parse(expr).build(values)
     expect(page.locator("#value")).to_have_text(shared.value_line(expr, out))
-    graph = {v: v.parents for v in tg.autograd.engine.topological_order([out], lambda v: v.parents)}
+    graph = walk(out)  # the nodes the trace names, a chain of sums one Σ
     traced = tg.trace(out)
     for node, value in zip(traced.nodes, graph):
         if node.op not in ("sigmoid", "relu"):

@@ -82,6 +82,9 @@ def check_every_step(page: Any, expr: str, values: dict[str, float]) -> None:
 def show(page: Any, expr: str, values: dict[str, float]) -> None:
     """The page at the expression and values typed, its walk at the start."""
     page.fill("#expr", expr)
+    expect(page.locator("#variables .variable")).to_have_count(len(values))
+    if len(values) > 8:  # the list shows the first eight
+        page.click("#more-variables")
     for name, x in values.items():
         page.get_by_label(f"value of {name}", exact=True).fill(repr(x))
     out, _ = parse(expr).build(values)

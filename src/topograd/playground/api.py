@@ -32,9 +32,9 @@ from ..viz.paths import paths
 from ..viz.trace import trace
 
 MAX_BODY = 64 * 1024  # bytes
-MAX_DRAWN = (
-    160  # Values a graph may have to be drawn on the page (a 160-term sum is 20,000 px wide)
-)
+# Edges (one per operand) a graph may have to be drawn on the page: the layout's work and the
+# labels of a step grow with them (60 products a*b summed are 180, their sum one Σ node)
+MAX_DRAWN = 250
 DEFAULT_VALUE = 1.0
 
 
@@ -112,10 +112,10 @@ def _graph(text: str, given: dict[str, float], asked: dict[str, str]) -> dict[st
     values = {name: given.get(name, DEFAULT_VALUE) for name in expression.names}
     out, inputs = expression.build(values)
     steps = trace(out)
-    if len(steps.nodes) > MAX_DRAWN:
+    if len(steps.edges) > MAX_DRAWN:
         raise RequestError(
             422,
-            f"the graph has {len(steps.nodes)} values; the playground draws at most {MAX_DRAWN} "
+            f"the graph has {len(steps.edges)} edges; the playground draws at most {MAX_DRAWN} "
             "(topograd grad EXPR ... --svg FILE draws any expression the parser accepts)",
         )
     out.backward()
@@ -141,9 +141,9 @@ def value_reply(out: Value) -> dict[str, Any]:
     labelled leaves are its inputs, each name once. Its ``.grad`` are not touched: the
     gradients are the traced backward pass's."""
     steps = trace(out)
-    if len(steps.nodes) > MAX_DRAWN:
+    if len(steps.edges) > MAX_DRAWN:
         raise ValueError(
-            f"the graph has {len(steps.nodes)} values; the stepper shows at most {MAX_DRAWN} "
+            f"the graph has {len(steps.edges)} edges; the stepper shows at most {MAX_DRAWN} "
             "(tg.draw(output) draws any graph)"
         )
     named = ids(walk(out))

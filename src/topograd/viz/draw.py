@@ -176,14 +176,16 @@ def draw(output: Value) -> Drawing:
 
 
 def _parallel_offsets(wires: list[tuple[str, str, str]]) -> dict[str, float]:
-    """Several edges between the same two vertices (x * x) are drawn side by side."""
+    """Several edges between the same two vertices (x * x) are drawn side by side, 7 px
+    apart, closer where many (x + x + ... as one Σ) would spread beyond an op's height."""
     groups: dict[tuple[str, str], list[str]] = {}
     for wire_id, source, target in wires:
         groups.setdefault((source, target), []).append(wire_id)
     offsets = {}
     for ids in groups.values():
+        apart = min(7.0, 24.0 / max(1, len(ids) - 1))
         for k, wire_id in enumerate(ids):
-            offsets[wire_id] = (k - (len(ids) - 1) / 2) * 7.0
+            offsets[wire_id] = (k - (len(ids) - 1) / 2) * apart
     return offsets
 
 

@@ -1,8 +1,9 @@
 """A graph of Values as plain records with stable ids, shared by the trace and the drawings.
 
 Ids follow the forward (topological) order: ``n0, n1, ...``; the edge from the k-th operand of
-node ``n5`` is ``n5.k``. The same graph built the same way gets the same ids, so a page can
-highlight a node of the drawing named by a step of the trace.
+node ``n5`` is ``n5.k`` (the k-th term, for a chain of sums drawn as one Σ: ``sums.py``). The
+same graph built the same way gets the same ids, so a page can highlight a node of the drawing
+named by a step of the trace.
 
 >>> import topograd as tg
 >>> x = tg.Value(3.0, label="x")
@@ -21,6 +22,7 @@ from ..autograd.engine import topological_order
 from ..autograd.registry import OPS
 from ..scalar.value import Value
 from .names import lesson_names
+from .sums import WRITTEN, folded_sums, is_folded
 
 
 @dataclass(frozen=True)
@@ -49,7 +51,8 @@ class EdgeInfo:
 
 def walk(output: Value) -> dict[Value, tuple[Value, ...]]:
     """Every node the output depends on, in forward order, with its operands; a number given
-    as an operand (the 2.0 of x * 2.0) becomes a constant leaf of its own."""
+    as an operand (the 2.0 of x * 2.0) becomes a constant leaf of its own, and a chain of sums
+    one Σ node with an operand per term (``sums.py``)."""
     operands: dict[Value, tuple[Value, ...]] = {}
 
     def parents(v: Value) -> tuple[Value, ...]:
@@ -57,7 +60,7 @@ def walk(output: Value) -> dict[Value, tuple[Value, ...]]:
             operands[v] = v.parents  # numbers boxed once, so that each is one node
         return operands[v]
 
-    return {v: operands[v] for v in topological_order([output], parents)}
+    return folded_sums({v: operands[v] for v in topological_order([output], parents)}, output)
 
 
 def ids(nodes: Iterable[Value]) -> dict[Value, str]:
@@ -75,7 +78,8 @@ def describe(
     named = ids(graph)
     lesson = lesson_names(output, graph)
     nodes = [
-        NodeInfo(i, lesson.get(v, v.label), _written(v), v.data, v.grad) for v, i in named.items()
+        NodeInfo(i, lesson.get(v, v.label), _written(v, graph[v]), v.data, v.grad)
+        for v, i in named.items()
     ]
     edges = [
         EdgeInfo(f"{named[v]}.{k}", named[p], named[v], k)
@@ -85,8 +89,11 @@ def describe(
     return nodes, edges
 
 
-def _written(v: Value) -> str:
-    """How a drawing writes the op that made ``v``: its symbol ("+"), or its name."""
+def _written(v: Value, operands: tuple[Value, ...]) -> str:
+    """How a drawing writes the op that made ``v``: its symbol ("+", "Σ" for a chain of sums
+    folded into one), or its name."""
+    if is_folded(v, operands):
+        return WRITTEN
     op = OPS.get(v.op)
     return op.written if op is not None else v.op
 

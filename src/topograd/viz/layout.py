@@ -11,7 +11,8 @@
    crossings (counted by inversions, O(E log E) per pair of layers); they stop as soon as a
    round trip finds no fewer.
 4. Coordinates: layers side by side; in a layer, vertices move towards the mean height of their
-   neighbours while keeping their order and a minimum gap.
+   neighbours (a hub of many neighbours weighed less) while keeping their order and a
+   minimum gap.
 
 Deterministic: the same graph gives the same picture.
 
@@ -36,6 +37,7 @@ VERTEX_GAP = 18.0  # vertical space between vertices of a layer
 LONG = 4  # an edge from layer i to a layer beyond i + LONG runs in a lane
 ROUND_TRIPS = 6  # of barycentre sweeps, at most
 LEVEL = 2.0  # a route within this height of its last bend runs level
+HUB = 4  # a vertex of more neighbours pulls each of them less (``_pulled``)
 
 
 @dataclass(frozen=True)
@@ -223,7 +225,7 @@ def _coordinates(
     ys = {v: y for layer in layers for v, y in _stacked(layer, size).items()}
     for _ in range(8):
         for layer in layers:
-            wanted = {v: _mean([ys[n] for n in neighbours[v]], ys[v]) for v in layer}
+            wanted = {v: _pulled(v, neighbours, ys) for v in layer}
             ys.update(_spread(layer, wanted, size))
     top = min((ys[v] - size[v][1] / 2 for v in ys), default=0.0)
     xs, x, columns = {}, 0.0, []
@@ -244,6 +246,18 @@ def _stacked(layer: list[str], size: Mapping[str, tuple[float, float]]) -> dict[
         ys[v] = y + size[v][1] / 2
         y += size[v][1] + VERTEX_GAP
     return ys
+
+
+def _pulled(v: str, neighbours: Mapping[str, list[str]], ys: Mapping[str, float]) -> float:
+    """Where ``v``'s neighbours pull it: their mean height, a hub (a neighbour of more than
+    ``HUB`` neighbours, the Σ of 60 terms) weighed by ``HUB`` over its number of them, so that
+    it holds each of its own less than the one product that term belongs to, and the terms
+    stay beside their inputs."""
+    near = neighbours[v]
+    if not near:
+        return ys[v]
+    weights = [min(1.0, HUB / len(neighbours[n])) for n in near]
+    return sum(w * ys[n] for w, n in zip(weights, near)) / sum(weights)
 
 
 def _mean(values: list[float], default: float) -> float:

@@ -87,6 +87,17 @@ def rule(op: Op, out: str, operands: Sequence[str], k: int) -> str:
     return f"{head} = {_written(formulas[k], names)}"
 
 
+def term_rule(op: Op, out: str, term: str) -> str:
+    """The local rule of a term of a chain of sums drawn as one Σ node: the sum's partial for
+    its first operand, the same for every term (``∂e/∂x = 1``).
+
+    >>> from topograd.autograd.registry import OPS
+    >>> term_rule(OPS["add"], "e", "a*b")
+    '∂e/∂(a*b) = 1'
+    """
+    return rule(op, out, [term, term], 0)
+
+
 def _written(formula: str, names: dict[str, str]) -> str:
     """The formula with each variable replaced by its node's name, in brackets where the
     formula does not already enclose it alone (``tanh²(x)`` needs none)."""

@@ -27,7 +27,8 @@ from ..autograd.engine import observe_backward
 from ..autograd.kinds import kind_of
 from ..scalar.value import Value
 from .graph import EdgeInfo, NodeInfo, as_json, describe, ids, json_number, walk
-from .rules import bracketed, rule
+from .rules import bracketed, rule, term_rule
+from .sums import is_folded
 
 
 @dataclass(frozen=True)
@@ -178,19 +179,28 @@ def trace(output: Value, grad: float = 1.0) -> Trace:
 
     def observe(node: Value, g: float, parents: Sequence[Value], found: Sequence[Any]) -> None:
         op = kind.op(node)
+        if node not in named:  # an inner sum of a chain: its head's step passed its terms on
+            return
         if op is None:  # an input: nothing to pass on
             steps.append(Step(named[node], g, ()))
             return
         # Every operand's partial and contribution, as the rule gives them; a number given as
-        # a number (the 2.0 of x * 2.0) is shown too, though no gradient is kept for it.
-        operands = graph[node]
-        datas = [o.data for o in operands]
+        # a number (the 2.0 of x * 2.0) is shown too, though no gradient is kept for it. A
+        # chain of sums passes its own gradient to every term (each inner sum's is the same).
+        operands, folded = graph[node], is_folded(node, graph[node])
+        datas = [o.data for o in (node.parents if folded else operands)]
         partials, contributions = op.rule(1.0, *datas, node.data), op.rule(g, *datas, node.data)
+        if folded:  # add's rule, the same for every term
+            partials, contributions = (
+                (partials[0],) * len(operands),
+                (contributions[0],) * len(operands),
+            )
         written = [names[named[o]] for o in operands]
         flows = []
         for k, (operand, partial, c) in enumerate(zip(operands, partials, contributions)):
             totals[operand] = c if operand not in totals else totals[operand] + c  # as the engine
-            local = rule(op, names[named[node]], written, k)
+            out = names[named[node]]
+            local = term_rule(op, out, written[k]) if folded else rule(op, out, written, k)
             flows.append(Contribution(named[operand], k, partial, c, totals[operand], local))
         steps.append(Step(named[node], g, tuple(flows)))
 

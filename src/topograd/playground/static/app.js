@@ -12,7 +12,12 @@ const state = {
   asked: 0, // requests sent: only the answer to the latest is shown
   spans: Object.create(null), // each slider's half-range, from the value typed (not answers)
   restore: 0, // the step a link asks for, shown once its graph has arrived
+  allVariables: false, // past SHOWN variables, whether the list shows them all
+  drawn: Object.create(null), // a random start per name, drawn once (randomStarts)
+  unchanged: new Set(), // the names whose value is still their random start
 };
+
+const SHOWN = 8; // variables listed before "N more variables"
 
 const $ = (id) => document.getElementById(id);
 
@@ -58,6 +63,7 @@ async function update() {
     return;
   }
   clearError();
+  if (randomStarts(data.names)) return; // asked again, with a value for every name
   const sameGraph = state.data !== null && state.data.expr === data.expr;
   if (descent.expr !== null && descent.expr !== data.expr) clearDescent(); // another story
   const step = state.step;
@@ -69,6 +75,31 @@ async function update() {
   const shown = $("node-info").dataset.node;
   if (!$("node-info").hidden && data.nodes.some((node) => node.id === shown)) showNode(shown);
   saveToAddress();
+}
+
+// A name the page has no value for (typed, not a preset's) starts at a small random value,
+// uniform in [-1, 1] and rounded to two decimals, drawn once per name: the server's default,
+// 1 for every name, saturates tanh(w1*x1 + w2*x2 + ...) and makes every gradient 0. True
+// if some name was new (the page then asks again, with the values drawn).
+function randomStarts(names) {
+  const fresh = names.filter((name) => !(name in state.values));
+  for (const name of fresh) {
+    state.drawn[name] ??= Math.round((Math.random() * 2 - 1) * 100) / 100 + 0; // (+ 0: never -0)
+    state.values[name] = state.drawn[name];
+    state.unchanged.add(name);
+  }
+  if (fresh.length) later(0);
+  return fresh.length > 0;
+}
+
+// The page says which values it drew, as long as they are in the expression and untouched.
+function showRandomStarts(names) {
+  const drawn = names.filter((name) => state.unchanged.has(name));
+  const note = $("random-note");
+  note.hidden = drawn.length === 0;
+  const list = drawn.length > 4 ? `${drawn.slice(0, 4).join(", ")} and ${drawn.length - 4} more` : drawn.join(", ");
+  note.textContent = `${list} ${drawn.length === 1 ? "starts" : "start"} at random: uniform in [−1, 1], ` +
+    "rounded to two decimals, drawn once per name (not 1, which saturates tanh). Type a value to change one.";
 }
 
 // A value the page cannot use is refused aloud, as the server refuses one (its message names
@@ -89,6 +120,7 @@ function later(delay = 150) {
 function render() {
   const data = state.data;
   renderVariables(data.names, data.values);
+  showRandomStarts(data.names);
   $("value").textContent = valueLine(data);
   $("graph").innerHTML = data.svg; // topograd's own SVG, labels escaped on the server
   setUpView($("graph").querySelector("svg"), data.expr);
@@ -122,6 +154,21 @@ function renderVariables(names, values) {
     slider.max = String(span);
     if (document.activeElement !== slider) slider.value = values[name];
   }
+  foldVariables();
+}
+
+// Past SHOWN variables, the first SHOWN and a toggle for the rest (open, the list scrolls in
+// its own box), so that Step is not pushed far below the graph.
+function foldVariables() {
+  const rows = [...$("variables").querySelectorAll(".variable")];
+  const toggle = $("more-variables");
+  const folds = rows.length > SHOWN;
+  toggle.hidden = !folds;
+  const open = folds && state.allVariables;
+  rows.forEach((row, k) => { row.hidden = folds && !open && k >= SHOWN; });
+  $("variables").classList.toggle("open", open);
+  toggle.setAttribute("aria-expanded", String(open));
+  toggle.textContent = open ? `show the first ${SHOWN} only` : `${rows.length - SHOWN} more variables`;
 }
 
 // A slider reaches twice the value typed (at least 10) either way; moving it never widens it.
@@ -159,12 +206,14 @@ function variableRow(name) {
     field.classList.remove("invalid");
     field.removeAttribute("aria-invalid");
     state.values[name] = x;
+    state.unchanged.delete(name);
     state.spans[name] = spanFor(x);
     slider.value = field.value;
     later();
   });
   slider.addEventListener("input", () => {
     state.values[name] = Number(slider.value);
+    state.unchanged.delete(name);
     field.value = slider.value;
     later(60);
   });
@@ -177,6 +226,7 @@ function choose(button) {
   $("expr").value = button.dataset.expr;
   $("preset-note").textContent = button.dataset.note;
   state.values = Object.assign(Object.create(null), JSON.parse(button.dataset.values));
+  state.unchanged.clear(); // a preset's values are its own
   state.spans = Object.create(null);
   later(0);
 }
@@ -209,6 +259,10 @@ document.addEventListener("DOMContentLoaded", () => {
     $("preset-note").textContent = "";
     clearDescent();
     later(250);
+  });
+  $("more-variables").addEventListener("click", () => {
+    state.allVariables = !state.allVariables;
+    foldVariables();
   });
   $("step").addEventListener("click", () => { stop(); showStep(state.step + 1); });
   $("back").addEventListener("click", () => { stop(); showStep(state.step - 1); });

@@ -192,6 +192,7 @@ function formula(node, show = (operand) => nameOf(operand.id)) {
   const operands = state.data.edges
     .filter((edge) => edge.target === node.id)
     .map((edge) => show(state.data.nodes.find((n) => n.id === edge.source)));
+  if (node.op === "Σ") return operands.join(" + "); // a chain of sums, drawn as one node
   return operands.length === 2 ? `${operands[0]} ${node.op} ${operands[1]}` : `${node.op}(${operands.join(", ")})`;
 }
 

@@ -225,11 +225,20 @@ function flowedUpTo(last) {
 }
 
 // A constant (the 2 of 2*x) keeps no gradient: the log says so rather than "into 2 (now 3)".
+// A chain of sums drawn as one Σ passes the same number to every term: said once.
 function logLine(step) {
   let text = isConstant(step.node)
     ? `${nameOf(step.node)}: a constant, it keeps no gradient`
     : `${nameOf(step.node)}: gradient ${number(step.grad)}`;
-  for (const edge of step.edges) {
+  const sum = state.data.nodes.find((node) => node.id === step.node).op === "Σ";
+  if (sum) {
+    const [first] = step.edges;
+    text += `; Σ passes ${number(first.partial)} × ${number(step.grad)} = ${number(first.contribution)} to each of its ${step.edges.length} terms, +=`;
+    text += step.edges.map((edge) => (isConstant(edge.parent)
+      ? ` not into ${nameOf(edge.parent)} (a constant)`
+      : ` into ${nameOf(edge.parent)} (now ${number(edge.total)})`)).join(",");
+  }
+  for (const edge of sum ? [] : step.edges) {
     if (isConstant(edge.parent)) {
       text += `; ${nameOf(edge.parent)} is a constant: nothing flows into it`;
       continue;

@@ -1,9 +1,12 @@
 // Zoom and pan of the graph: the drawing's viewBox is the window onto it. The wheel zooms
-// around the pointer, a drag pans, two fingers pinch; the buttons zoom in, out, and "fit". At
-// "fit" a small graph is enlarged (up to 1.6 times) and a large one shrinks to the panel, but
-// never so far that its 12-pixel text drops below 9 pixels: then it is shown from its inputs,
-// and the rest is a pan away. A view the user chose is kept while only values change.
-// Loaded before app.js, which owns the page's state.
+// around the pointer, a drag pans, two fingers pinch; the buttons zoom in and out around the
+// window's centre, and Fit shows the whole graph, however small that makes it. A new graph is
+// fitted for reading: a small one enlarged (up to 1.6 times), a large one shrunk to the
+// panel, but never so far that its 12-pixel text drops below 9 pixels: then it is shown from
+// its inputs, and the rest is a pan away (or a click on the minimap, an overview of the whole
+// drawing with the window's rectangle on it, shown while part of the graph is out of view).
+// A view the user chose is kept while only values change. Loaded before app.js, which owns
+// the page's state.
 "use strict";
 
 const GROWN = 1.6; // the most "fit" enlarges a small graph
@@ -42,6 +45,20 @@ function fitView() {
   applyView();
 }
 
+// Fit: the whole drawing in the window, however small, and the panel in the browser's.
+function fitAll() {
+  const svg = drawing();
+  if (!svg) return;
+  const room = $("graph").clientWidth - 20;
+  const tallest = TALLEST * window.innerHeight;
+  view.scale = Math.min(GROWN, room / Number(svg.dataset.width), tallest / Number(svg.dataset.height));
+  view.x = 0;
+  view.y = 0;
+  applyView();
+  const panel = $("graph").getBoundingClientRect();
+  if (panel.top < 0 || panel.bottom > window.innerHeight) $("graph").scrollIntoView({ block: "nearest" });
+}
+
 function applyView() {
   const svg = drawing();
   if (!svg) return;
@@ -52,6 +69,7 @@ function applyView() {
   svg.setAttribute("height", String(Math.max(tall, 1)));
   svg.setAttribute("viewBox", `${view.x} ${view.y} ${Math.max(wide, 1) / view.scale} ${Math.max(tall, 1) / view.scale}`);
   svg.dataset.scale = String(view.scale);
+  showMinimap();
 }
 
 // Zoom by `factor`, keeping the drawing's point under (clientX, clientY) where it is.
@@ -59,7 +77,7 @@ function zoomAt(factor, clientX, clientY) {
   const svg = drawing();
   if (!svg) return;
   const box = svg.getBoundingClientRect();
-  const scale = Math.max(0.1, Math.min(8, view.scale * factor));
+  const scale = Math.max(0.02, Math.min(8, view.scale * factor));
   const px = clientX - box.left;
   const py = clientY - box.top;
   view.x += px / view.scale - px / scale;
@@ -68,9 +86,27 @@ function zoomAt(factor, clientX, clientY) {
   applyView();
 }
 
+// Zoom around the window's centre, which stays where it is in the drawing (the window itself
+// narrows as the drawing shrinks below the panel's size: its centre in the drawing is kept,
+// not its centre on the screen), the drawing never pushed wholly out of the window.
 function zoomCentre(factor) {
-  const box = drawing()?.getBoundingClientRect();
-  if (box) zoomAt(factor, box.left + box.width / 2, box.top + box.height / 2);
+  const svg = drawing();
+  if (!svg) return;
+  const before = svg.viewBox.baseVal;
+  const centre = { x: before.x + before.width / 2, y: before.y + before.height / 2 };
+  view.scale = Math.max(0.02, Math.min(8, view.scale * factor));
+  applyView();
+  centreOn(centre.x, centre.y);
+}
+
+// The window moved so that its centre is at (x, y) of the drawing, as far as the drawing goes.
+function centreOn(x, y) {
+  const svg = drawing();
+  const shown = svg.viewBox.baseVal;
+  const spare = (size, window) => Math.max(0, size - window);
+  view.x = Math.max(0, Math.min(x - shown.width / 2, spare(Number(svg.dataset.width), shown.width)));
+  view.y = Math.max(0, Math.min(y - shown.height / 2, spare(Number(svg.dataset.height), shown.height)));
+  applyView();
 }
 
 // Pan so that a node of the drawing (the one running) is in the window, if it is not.
@@ -122,5 +158,70 @@ function listenForViews() {
   }
   $("zoom-in").addEventListener("click", () => zoomCentre(1.25));
   $("zoom-out").addEventListener("click", () => zoomCentre(0.8));
-  $("zoom-fit").addEventListener("click", fitView);
+  $("zoom-fit").addEventListener("click", fitAll);
+  listenToMinimap();
+}
+
+// The minimap: every box of the drawing as a grey rectangle and the window as a blue one, at most MAP pixels either way; shown while part of the
+// drawing is out of the window. Only the page has one (#minimap); the widget has none.
+const MAP = 160;
+
+function showMinimap() {
+  const map = $("minimap");
+  const svg = drawing();
+  if (!map || !svg) return;
+  const [wide, tall] = [Number(svg.dataset.width), Number(svg.dataset.height)];
+  const shown = svg.viewBox.baseVal;
+  map.hidden = shown.x <= 0 && shown.y <= 0 && shown.width >= wide - 1 && shown.height >= tall - 1;
+  if (map.hidden) return;
+  const scale = Math.min(MAP / wide, MAP / tall);
+  let overview = map.querySelector("svg");
+  if (!overview || overview.dataset.of !== `${view.expr} ${wide} ${tall}`) {
+    overview = mapOf(svg, wide, tall);
+    overview.dataset.of = `${view.expr} ${wide} ${tall}`;
+    map.replaceChildren(overview);
+  }
+  overview.setAttribute("width", String(Math.max(wide * scale, MAP / 4))); // (a thin drawing's
+  overview.setAttribute("height", String(Math.max(tall * scale, MAP / 4))); // map is stretched)
+  const frame = overview.querySelector("rect.window");
+  for (const [name, value] of [["x", shown.x], ["y", shown.y], ["width", shown.width], ["height", shown.height]]) {
+    frame.setAttribute(name, String(value));
+  }
+}
+
+function mapOf(svg, wide, tall) {
+  const overview = drawn(svg, "svg");
+  overview.setAttribute("viewBox", `0 0 ${wide} ${tall}`);
+  overview.setAttribute("preserveAspectRatio", "none");
+  const make = appender(overview);
+  make("rect", { x: 0, y: 0, width: wide, height: tall, class: "ground" });
+  for (const group of svg.querySelectorAll("g.node.value")) {
+    const box = group.getBBox();
+    const rect = make("rect", { x: box.x, y: box.y, width: box.width, height: box.height, class: "box" });
+    rect.dataset.node = group.dataset.node;
+  }
+  make("rect", { x: 0, y: 0, width: 0, height: 0, class: "window", "vector-effect": "non-scaling-stroke" });
+  return overview;
+}
+
+// A click or a drag on the minimap centres the window on the point under the pointer.
+function listenToMinimap() {
+  const map = $("minimap");
+  if (!map) return;
+  const follow = (event) => {
+    const overview = map.querySelector("svg");
+    const svg = drawing();
+    if (!overview || !svg) return;
+    const box = overview.getBoundingClientRect();
+    const x = ((event.clientX - box.left) / box.width) * Number(svg.dataset.width);
+    const y = ((event.clientY - box.top) / box.height) * Number(svg.dataset.height);
+    centreOn(x, y);
+  };
+  map.addEventListener("pointerdown", (event) => {
+    map.setPointerCapture?.(event.pointerId);
+    follow(event);
+  });
+  map.addEventListener("pointermove", (event) => {
+    if (event.buttons & 1) follow(event);
+  });
 }
