@@ -256,6 +256,24 @@ def test_an_optimizer_writes_only_its_update() -> None:
         tg.optim.Optimizer([a], lr=0.1).step()
 
 
+def test_an_update_that_rebinds_data_still_writes_the_tensors_own_array() -> None:
+    class Rebind(tg.optim.Optimizer):
+        def update(self, p, grad, state):  # type: ignore[no-untyped-def]
+            p.data = p.data - self.lr * grad  # a new array, not a write in place
+            p.data = p.data * 2.0
+
+    t = tg.Tensor([1.0, 2.0], requires_grad=True)
+    view, array = t[1:], t.array
+    (t * t).sum().backward()
+    Rebind([t], lr=0.25).step()
+    assert t.array is array and t.data.tolist() == [1.0, 2.0]  # (1 - 0.5) * 2, (2 - 1) * 2
+    assert view.data.tolist() == [2.0]  # written in place: a view sees it
+    y = (t * t).sum()
+    Rebind([t], lr=0.25).step()
+    with pytest.raises(RuntimeError, match=r"Rebind\.step"):  # the write is counted
+        y.backward()
+
+
 def test_cross_entropy_takes_numpy_class_indices_and_refuses_the_rest_clearly() -> None:
     logits = [tg.Value(1.0), tg.Value(2.0), tg.Value(-1.0)]
     assert tg.nn.cross_entropy(logits, np.int64(1)).data == tg.nn.cross_entropy(logits, 1).data

@@ -135,3 +135,27 @@ def test_complex_numbers_are_refused_by_name(call: Any) -> None:
 def test_a_tensor_is_real_as_pytorchs() -> None:
     assert tg.zeros(2).is_complex() is torch.zeros(2).is_complex() is False
     assert (tg.float32 == tg.complex64) is False
+
+
+SHAPES_THAT_DO_NOT_MULTIPLY = [
+    ((2,), (3,)),
+    ((2, 3), (2,)),
+    ((5, 2, 3), (2,)),
+    ((3,), (2, 4)),
+    ((2, 3), (4, 5)),
+    ((5, 2, 3), (4, 5)),
+]
+
+
+@pytest.mark.parametrize(("a", "b"), SHAPES_THAT_DO_NOT_MULTIPLY)
+def test_a_product_of_shapes_that_do_not_multiply_says_what_pytorch_says(a, b) -> None:
+    ours = refusal(lambda: tg.ones(a) @ tg.ones(b))
+    theirs = refusal(lambda: torch.ones(a) @ torch.ones(b))
+    assert isinstance(ours, RuntimeError) and str(ours) == str(theirs)
+
+
+@pytest.mark.parametrize(("x", "w"), [((2, 3), (4, 5)), ((3,), (4, 2)), ((6, 2, 3), (4, 2))])
+def test_a_linear_layer_of_the_wrong_width_says_what_pytorch_says(x, w) -> None:
+    ours = refusal(lambda: tg.nn.functional.linear(tg.ones(x), tg.ones(w)))
+    theirs = refusal(lambda: torch.nn.functional.linear(torch.ones(x), torch.ones(w)))
+    assert str(ours) == str(theirs)

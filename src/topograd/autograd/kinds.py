@@ -72,7 +72,8 @@ class Kind(Protocol):
     def gradient(self, node: Any) -> Any: ...  # .grad's numbers, or None where none reached it
 
     # what an optimizer moves: an object whose ``.data`` is the node's numbers (a Value itself;
-    # for a Tensor its array, written in place by ``data -= ...``)
+    # for a Tensor its array, written in place by ``data -= ...``, and the same array as
+    # ``.array``, into which the optimizer writes a ``.data`` that an update rebinds)
     def moved(self, node: Any) -> Any: ...
 
     # whether grad() asks for a graph where it differentiates and refuses an unused input, as

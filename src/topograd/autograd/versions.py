@@ -60,8 +60,11 @@ def wrote(nodes: Iterable[Any], by: str) -> None:
         count = WRITES.count = WRITES.count + 1
         WRITES.by[count] = by
         WRITES.by.pop(count - _REMEMBERED, None)
+    known: type | None = None
+    kind = None
     for node in nodes:
-        kind = kind_of(node)
+        if type(node) is not known:  # (a kind is its type's: asked once a type)
+            known, kind = type(node), kind_of(node)
         if kind is not None:
             kind.written(node, count)
 

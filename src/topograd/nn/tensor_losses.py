@@ -75,9 +75,10 @@ def _constant(given: Any, like: Tensor, what: str, function: str) -> Any:
 
 
 def _class_axis(x: Tensor) -> int:
-    if x.ndim < 1:
-        raise ValueError(f"Expected 1 or more dimensions (got {x.ndim})")
-    return 0 if x.ndim == 1 else 1
+    ndim = x.array.ndim  # (the array's: Tensor.ndim is a property, a call more)
+    if ndim < 1:
+        raise ValueError(f"Expected 1 or more dimensions (got {ndim})")
+    return 0 if ndim == 1 else 1
 
 
 def _checked_targets(x: Tensor, target: Any, ignore_index: int) -> tuple[Any, Any]:
@@ -160,7 +161,7 @@ def _probabilities(x: Tensor, target: Any) -> Tensor | None:
     """The target as class probabilities, where it is one (numbers of the input's shape), as
     PyTorch tells them from class indices; None for class indices."""
     given = target.array if isinstance(target, Tensor) else np.asarray(target)
-    if tuple(given.shape) != x.shape:
+    if tuple(given.shape) != x.array.shape:
         return None
     if given.dtype.kind != "f":
         raise RuntimeError(
@@ -194,9 +195,9 @@ def cross_entropy(
     probabilities = _probabilities(x, target)
     if probabilities is not None:
         return _soft_cross_entropy(x, probabilities, w, reduction, label_smoothing)
-    if x.ndim == 2 and w is None and reduction == "mean" and not label_smoothing:
+    if x.array.ndim == 2 and w is None and reduction == "mean" and not label_smoothing:
         t, counted = _checked_targets(x, target, ignore_index)
-        if (counted is None or counted.all()) and x.shape[0]:  # the plain case: fused
+        if (counted is None or counted.all()) and x.array.shape[0]:  # the plain case: fused
             return fused_cross_entropy(x, constant(t))  # type: ignore[no-any-return]
     logp = log_softmax(x, axis)
     nll = nll_loss(logp, target, w, ignore_index=ignore_index, reduction=reduction)

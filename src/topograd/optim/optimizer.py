@@ -161,11 +161,13 @@ class Optimizer:
         decoupled = group.get("decoupled_weight_decay", False)
         states, update = self.state, self.update
         fresh: dict[str, Any] = {}
+        kind, known = entered, type(params[start])  # (a kind is its type's: asked once a type)
         for k in range(start, len(params)):
             p = params[k]
-            kind = kind_of(p)
-            if kind is not entered:
-                return k
+            if type(p) is not known:
+                known = type(p)
+                if kind_of(p) is not entered:
+                    return k
             grad = p.grad if kind is None else kind.gradient(p)
             if grad is None:  # no backward reached it since zero_grad: left as it is
                 continue
@@ -178,6 +180,8 @@ class Optimizer:
                 grad = grad + decay * numbers.data
             state = states.get(p, fresh)
             update(numbers, grad, state)
+            if numbers is not p and numbers.data is not numbers.array:  # rebound, not in place
+                numbers.array[...] = numbers.data
             if state is fresh and fresh:  # its first state: p's own from now on (none: none)
                 states[p], fresh = fresh, {}
             moved.append(p)

@@ -155,12 +155,17 @@ def refusal(op: Op, arrays: Sequence[Array], error: ValueError) -> str:
     multiply, else NumPy's, named by the op."""
     if op.name in ("linear", "matmul") and "mismatch in its core dimension" in str(error):
         x, y = arrays[0], arrays[1]
+        rows, k = math.prod(x.shape[:-1]), x.shape[-1]
+        if op.name == "matmul" and y.ndim == 1:  # a vector on the right: PyTorch's dot or mv
+            if x.ndim == 1:
+                return (
+                    f"inconsistent tensor size, expected tensor [{k}] and src [{y.size}] to "
+                    f"have the same number of elements, but got {k} and {y.size} elements "
+                    "respectively"
+                )
+            return f"size mismatch, got input ({rows}), mat ({rows}x{k}), vec ({y.size})"
         y_rows, y_cols = (y.shape[-1], y.shape[0]) if op.name == "linear" else y.shape[-2:]
-        rows = math.prod(x.shape[:-1])
-        return (
-            f"mat1 and mat2 shapes cannot be multiplied ({rows}x{x.shape[-1]} and "
-            f"{y_rows}x{y_cols})"
-        )
+        return f"mat1 and mat2 shapes cannot be multiplied ({rows}x{k} and {y_rows}x{y_cols})"
     if op.elementwise and len(arrays) == 2 and "broadcast" in str(error):
         a, b = arrays[0].shape, arrays[1].shape
         for k in range(1, max(len(a), len(b)) + 1):

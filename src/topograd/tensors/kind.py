@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from itertools import repeat
 from operator import attrgetter, is_
+from types import SimpleNamespace
 from typing import Any
 
 import numpy as np
@@ -32,25 +33,6 @@ from .tensor import NUMBERS, Array, Tensor, apply, checksums, constant
 
 def _named(x: Tensor) -> str:
     return f"Tensor {x.label}" if x.label else f"a Tensor of shape {tuple(x.shape)}"
-
-
-class Numbers:
-    """A Tensor's numbers as an optimizer moves them: ``.data`` is its ndarray, and
-    ``data -= step`` writes into it (the optimizer counts the write, ``versions.wrote``)."""
-
-    __slots__ = ("array",)
-
-    def __init__(self, array: Array) -> None:
-        self.array = array
-
-    @property
-    def data(self) -> Array:
-        return self.array
-
-    @data.setter
-    def data(self, value: Any) -> None:
-        if value is not self.array:  # (``data -= step`` gives the array itself back)
-            self.array[...] = value
 
 
 class TensorKind:
@@ -161,8 +143,11 @@ class TensorKind:
         held = node._grad
         return None if held is None else held.array
 
-    def moved(self, node: Tensor) -> Numbers:
-        return Numbers(node.array)
+    def moved(self, node: Tensor) -> SimpleNamespace:
+        """Its array as ``.data`` (``data -= step`` writes into it) and as ``.array``: where an
+        update rebinds ``.data`` instead, the optimizer writes the new numbers into ``.array``
+        (a namespace made in C: no call of Python's per parameter)."""
+        return SimpleNamespace(data=node.array, array=node.array)
 
     strict = True  # grad() refuses as PyTorch's: no graph, an unused input
 
@@ -273,7 +258,9 @@ def _rule(
         out: Any = node
         grad = grad if isinstance(grad, Tensor) else constant(grad)
     else:
-        xs = [t if type(t) in NUMBERS else t.array for t in node._inputs]  # type: ignore[union-attr]
+        xs = []  # (a loop, not a comprehension: one call less per node)
+        for t in node._inputs:
+            xs.append(t if type(t) in NUMBERS else t.array)  # type: ignore[union-attr]
         out = node.array
     # (no np.errstate here: the engine's walk and forward mode run every rule inside the
     # kind's ieee(), IEEE results without warnings, entered once per pass)
