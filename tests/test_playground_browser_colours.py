@@ -68,6 +68,7 @@ def test_a_box_is_filled_by_its_gradient_so_far_at_every_step(page: Any) -> None
         if k:
             page.click("#step")
             expect(page.locator("#progress")).to_have_text(f"step {k} of {walked}")
+            expect(page.locator("#graph g.travelling")).to_have_count(0)  # all arrived
         so_far = totals_after(traced, k) if k else {n.id: n.grad for n in traced.nodes}
         expected = {n.id: rgb(gradient_fill(so_far.get(n.id, 0.0), largest)) for n in traced.nodes}
         assert fills(page) == expected, k

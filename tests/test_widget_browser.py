@@ -172,6 +172,7 @@ def test_the_widget_steps_and_shares_its_step_with_python(page: Any, tmp_path: P
     rules = [e.rule for e in tg.trace(y).steps[1].edges]
     assert rules[0].endswith("= x")  # mul's partial for one operand is the other: x
     expect(widget.locator(".flow-label .rule")).to_have_text(rules)
+    expect(widget.locator("g.travelling")).to_have_count(0)  # the contributions travel, here too
     traced = tg.trace(y)  # x's fill: its gradient so far, 7, as tg.draw fills it
     colour = gradient_fill(traced.nodes[0].grad, largest_gradient(traced.nodes))
     fill = part(widget, "tg-n0").locator("rect").evaluate("r => getComputedStyle(r).fill")

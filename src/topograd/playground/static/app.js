@@ -210,7 +210,7 @@ document.addEventListener("DOMContentLoaded", () => {
     clearDescent();
     later(250);
   });
-  $("step").addEventListener("click", () => { stop(); showStep(state.step + 1); });
+  $("step").addEventListener("click", () => { stop(); stepOn(); });
   $("back").addEventListener("click", () => { stop(); showStep(state.step - 1); });
   $("play").addEventListener("click", play);
   $("reset").addEventListener("click", () => { if (state.data) { stop(); showStep(0); } });

@@ -1,7 +1,7 @@
 // Where the walk's words go on the drawing (the page's and the notebook widget's): an edge's
-// label (its local rule over its numbers) and a node's running sum, each on a white ground,
-// placed off every box of the graph (values and ops) and off every word placed before it, as
-// near its edge or node as there is room. The places tried form rings around the preferred
+// label (its local rule over its numbers), what an earlier step delivered (dimmed) and a
+// node's running sum, each on a white ground, placed off every box of the graph (values and
+// ops) and off every word placed before it, as near its edge or node as there is room. The places tried form rings around the preferred
 // one; words that find no room within reach go below the drawing, which grows to hold them.
 // Words away from their edge or node are tied to it by a leader line. Uses drawn() and marks()
 // of stepper.js, and applyView() of zoom.js when the drawing grows.
@@ -27,6 +27,17 @@ function edgeLabel(path, rule, numbers) {
     words.append(line);
   }
   placeWords(svg, words, at);
+}
+
+// What an earlier step delivered along an edge, one dimmed line: "+= 3".
+function earlierLabel(path, text) {
+  const svg = path.ownerSVGElement;
+  const words = drawn(svg, "text");
+  words.setAttribute("class", "delivered");
+  words.setAttribute("text-anchor", "middle");
+  words.dataset.edge = path.dataset.edge;
+  words.textContent = text;
+  placeWords(svg, words, path.getPointAtLength(path.getTotalLength() / 2));
 }
 
 // Words under a node's box where they fit (a running sum), else the nearest free place.

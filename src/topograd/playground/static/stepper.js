@@ -42,6 +42,7 @@ function forwardPass() {
 // Show the graph as it stands after `k` walked steps (0: before the walk, final gradients).
 function showStep(k) {
   const order = walked();
+  endJourney(); // a journey under way (travel.js) ends before the step is drawn afresh
   state.step = Math.max(0, Math.min(k, order.length));
   clearMarks();
   $("grads").classList.remove("forward");
@@ -80,6 +81,7 @@ function showStep(k) {
   colourByGradient(totals);
   widthByContribution(flowedUpTo(last));
   highlight(state.data.steps[current]);
+  for (const step of state.data.steps.slice(0, current)) delivered(step);
   renderGradientCells(totals);
   $("log").replaceChildren(...order.slice(0, state.step).map((index) => logLine(state.data.steps[index])));
   $("log").lastElementChild.classList.add("current");
@@ -167,10 +169,22 @@ function runningSum(id, parts, total) {
   const words = drawn(box.ownerSVGElement, "text");
   words.setAttribute("class", "running-sum");
   words.dataset.node = id;
+  words.textContent = sumWords(parts, total);
+  nodeWords(box, words);
+}
+
+function sumWords(parts, total) {
   let running = 0;
   const totals = parts.map((part) => number((running += part)));
-  words.textContent = `Σ ${parts.map(number).join(" + ")} = ${number(total)} (+= one by one: ${totals.join(" → ")})`;
-  nodeWords(box, words);
+  return `Σ ${parts.map(number).join(" + ")} = ${number(total)} (+= one by one: ${totals.join(" → ")})`;
+}
+
+// What an earlier step delivered stays on its edges, dimmed: "+= 3" beside each.
+function delivered(step) {
+  for (const edge of step.edges) {
+    const path = svgNode(`${step.node}.${edge.operand}`);
+    if (path && !isConstant(edge.parent)) earlierLabel(path, `+= ${number(edge.contribution)}`);
+  }
 }
 
 // The group that holds this page's marks on the graph (drawn last, so on top), and the arrow
@@ -259,7 +273,7 @@ function play() {
   $("play").textContent = "Pause";
   const tick = () => {
     if (state.step >= walked().length) return stop();
-    showStep(state.step + 1);
+    stepOn();
     state.timer = setTimeout(tick, 700 / Number($("speed").value));
   };
   tick();
@@ -286,7 +300,7 @@ function keys(event) {
   if (!state.data) return;
   if (event.key === "ArrowRight") {
     stop();
-    showStep(state.step + 1);
+    stepOn();
   } else if (event.key === "ArrowLeft") {
     stop();
     showStep(state.step - 1);

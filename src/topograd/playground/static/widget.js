@@ -53,7 +53,7 @@ function start() {
   scopeIds(el, state.scope);
   el.classList.add("topograd-widget");
   el.tabIndex = 0; // → Step, ← Back, space Play once the widget has the focus
-  $("step").addEventListener("click", () => { stop(); showStep(state.step + 1); });
+  $("step").addEventListener("click", () => { stop(); stepOn(); });
   $("back").addEventListener("click", () => { stop(); showStep(state.step - 1); });
   $("play").addEventListener("click", play);
   $("reset").addEventListener("click", () => { stop(); showStep(0); });
