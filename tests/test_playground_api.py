@@ -233,6 +233,7 @@ HOSTILE = [
     ("POST", "/api/graph", b"[1, 2]", {}, 400, "JSON object"),
     ("POST", "/api/graph", b'{"expr": 3}', {}, 400, '"expr" must be a string'),
     ("POST", "/api/graph", b'{"values": {}}', {}, 400, '"expr" must be a string'),
+    ("POST", "/api/graph", b'{"expr": "x", "down": "yes"}', {}, 400, '"down" must be true'),
     ("POST", "/api/graph", b'{"expr": "x", "values": [1]}', {}, 400, '"values" must be an object'),
     ("POST", "/api/graph", b'{"expr": "x", "values": {"x": "1"}}', {}, 400, "must be a number"),
     ("POST", "/api/graph", b'{"expr": "x", "values": {"x": true}}', {}, 400, "must be a number"),

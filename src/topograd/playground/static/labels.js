@@ -100,11 +100,14 @@ function obstacles(svg) {
   return [...boxes, ...grounds];
 }
 
-// A place in a strip below the drawing, which grows by the strip's height (the view too).
+// A place in a strip below the drawing, which grows by the strip's height, and to the words'
+// width if they are wider than it (a narrow drawing, top to bottom); the view too.
 function belowTheDrawing(svg, size, x) {
   svg.dataset.drawnHeight ??= svg.dataset.height;
+  svg.dataset.drawnWidth ??= svg.dataset.width;
   const top = Number(svg.dataset.height) + 4;
   svg.dataset.height = String(top + size.height);
+  svg.dataset.width = String(Math.max(Number(svg.dataset.width), size.width));
   if (typeof applyView === "function") applyView();
   const left = Math.max(0, Math.min(x - size.width / 2, Number(svg.dataset.width) - size.width));
   return { x: left, y: top, width: size.width, height: size.height };
@@ -114,7 +117,9 @@ function belowTheDrawing(svg, size, x) {
 function unGrow(svg) {
   if (svg?.dataset.drawnHeight === undefined) return;
   svg.dataset.height = svg.dataset.drawnHeight;
+  svg.dataset.width = svg.dataset.drawnWidth;
   delete svg.dataset.drawnHeight;
+  delete svg.dataset.drawnWidth;
   if (typeof applyView === "function") applyView();
 }
 

@@ -147,7 +147,7 @@ function done(id) {
 
 // The running step: its node, and on each edge to an operand what flows along it.
 function highlight(step) {
-  reveal(svgNode(step.node));
+  reveal(svgNode(step.node), ...step.edges.map((edge) => svgNode(edge.parent)));
   svgNode(step.node)?.classList.add("current");
   svgNode(`${step.node}-op`)?.classList.add("current");
   for (const edge of step.edges) {
