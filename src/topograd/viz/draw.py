@@ -116,9 +116,10 @@ def to_svg(output: Value, down: bool = False) -> str:
         f'width="{width:.0f}" height="{height:.0f}" viewBox="0 0 {width:.0f} {height:.0f}" '
         'font-family="DejaVu Sans Mono, Menlo, Consolas, monospace" font-size="12"'
         + (' data-down="true">' if down else ">"),
-        '<defs><marker id="tg-arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="8" '
-        'markerHeight="8" orient="auto"><path d="M0,1 L9,5 L0,9 z" fill="#55606b"/>'
-        "</marker></defs>",
+        # the arrow in the drawing's units, not the edge's width: the same on every edge
+        '<defs><marker id="tg-arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="11" '
+        'markerHeight="11" markerUnits="userSpaceOnUse" orient="auto">'
+        '<path d="M0,1 L9,5 L0,9 z" fill="#55606b"/></marker></defs>',
         '<rect width="100%" height="100%" fill="#ffffff"/>',
         '<g class="edges">',
     ]
