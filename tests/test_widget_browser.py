@@ -1,8 +1,8 @@
 """The stepper widget end to end: JupyterLab (from PyPI) started on 127.0.0.1 by the test, a
 notebook opened in Debian's Chromium through Playwright, its widget cell run in a real kernel,
 Step clicked, and the running node, an edge's label and a running sum read off the page, and
-the step read back in Python. Skipped, with the reason shown, where Chromium is missing; CI
-installs it."""
+the step read back in Python; a tanh node's inset read off its panel. Skipped, with the
+reason shown, where Chromium is missing; CI installs it."""
 
 from __future__ import annotations
 
@@ -318,3 +318,35 @@ def test_outside_jupyterlab_the_widget_follows_the_reader_s_colour_scheme(page: 
         assert colours["dark"] == ["rgb(233, 236, 239)", "#1e2227"]
     finally:
         bare.close()
+
+
+def test_the_widget_s_tanh_node_shows_its_inset(page: Any) -> None:
+    """The node panel's inset in the widget, as on the page: tanh(a*b) at a*b = -6, marked on
+    the function and its slope with the engine's numbers, and what gets through."""
+    widgets = page.locator(".topograd-widget")
+    if widgets.count() < 3:  # the cell of several widgets, if no test ran it before
+        run_cell(page, 3)
+    expect(widgets).to_have_count(3, timeout=60_000)
+    other = widgets.nth(1)  # z = tanh(a*b), a = 2, b = -3
+    a, b = tg.Value(2.0, label="a"), tg.Value(-3.0, label="b")
+    traced = tg.trace((a * b).tanh())
+    tanh = next(n for n in traced.nodes if n.op == "tanh")
+    part(other, f"tg-{tanh.id}").focus()
+    inset = part(other, "node-info").locator("figure.curve-inset")
+    expect(inset).to_be_visible()
+    for kind, y in [("value", math.tanh(-6.0)), ("slope", 1 - math.tanh(-6.0) ** 2)]:
+        dot = inset.locator(f"circle.at.{kind}")
+        assert float(dot.get_attribute("data-x")) == -6.0
+        assert float(dot.get_attribute("data-y")) == pytest.approx(y, rel=1e-12)
+    assert inset.locator("polyline.function").count() == 1
+    assert inset.locator("polyline.derivative").count() == 1
+    caption = inset.locator("figcaption")
+    expect(caption).to_contain_text("tanh(n) at n = -6: tanh = ")
+    expect(caption).to_contain_text("almost nothing gets through")
+    box, panel = inset.bounding_box(), part(other, "node-info").bounding_box()
+    assert box["width"] > 100 and box["height"] > 60  # drawn, inside the widget's panel
+    assert panel["x"] <= box["x"] and box["x"] + box["width"] <= panel["x"] + panel["width"]
+    part(other, "tg-n2").focus()  # n = a*b: no inset
+    expect(part(other, "node-info")).to_contain_text("n = a * b")
+    expect(part(other, "node-info").locator("figure.curve-inset")).to_have_count(0)
+    assert page.problems == []
