@@ -20,11 +20,11 @@ expect = shared.expect
 
 # Every element that shows text of its own (an HTML element with a text node, an SVG text or
 # tspan) and is drawn (a box on the screen), with the size its letters have there: the CSS
-# font size, times the drawing's scale for the SVG's.
-TEXTS = """() => {
+# font size, times the drawing's scale for the SVG's. Within the page, or within `root`.
+TEXTS = """(root) => {
   const small = [];
   let read = 0;
-  for (const el of document.querySelectorAll("body *")) {
+  for (const el of (root ?? document.body).querySelectorAll("*")) {
     const own = [...el.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim());
     if (!own || ["SCRIPT", "STYLE", "OPTION", "NOSCRIPT"].includes(el.tagName)) continue;
     const style = getComputedStyle(el);

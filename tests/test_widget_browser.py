@@ -117,13 +117,18 @@ def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 
 @pytest.fixture(scope="module")
-def page(lab: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+def page(
+    lab: str, tmp_path_factory: pytest.TempPathFactory, request: pytest.FixtureRequest
+) -> Iterator[Any]:
+    """The notebook in Chromium, its first cell run: at 1400 x 1000, or the size a module
+    that imports this fixture names as its VIEWPORT."""
     folder = tmp_path_factory.mktemp("shots")
+    size = getattr(request.module, "VIEWPORT", {"width": 1400, "height": 1000})
     with playwright_api.sync_playwright() as p:
         browser = p.chromium.launch(
             executable_path=CHROMIUM, args=["--disable-gpu", "--no-first-run"]
         )
-        page = browser.new_page(viewport={"width": 1400, "height": 1000})
+        page = browser.new_page(viewport=size)
         problems: list[str] = []
         page.on("pageerror", lambda error: problems.append(str(error)))
         page.goto(lab)
@@ -159,6 +164,8 @@ def test_the_widget_steps_and_shares_its_step_with_python(page: Any, tmp_path: P
     expect(part(widget, "progress")).to_have_text("2 steps; gradients shown are final")
     # d: x*x, named as the lesson names it
     expect(part(widget, "value")).to_have_text("y = d + x = 12")
+    drawing = part(widget, "graph").locator("svg")
+    expect(drawing).not_to_have_attribute("data-down", "true")  # a wide cell: left to right
     part(widget, "step").click()
     current = widget.locator(".topograd-graph g.node.current:not(.op)")  # its box, not its op
     expect(current).to_have_attribute("data-node", "n2")  # y, the output, runs first

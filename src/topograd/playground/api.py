@@ -143,7 +143,8 @@ def _graph(text: str, given: dict[str, float], asked: dict[str, str], down: bool
 def value_reply(out: Value) -> dict[str, Any]:
     """What ``/api/graph`` answers, for a Value built in Python (the notebook's stepper): its
     labelled leaves are its inputs, each name once. Its ``.grad`` are not touched: the
-    gradients are the traced backward pass's."""
+    gradients are the traced backward pass's. A widget may be shown in a narrow cell: it holds
+    the drawing top to bottom too (``svg_down``)."""
     steps = trace(out)
     if len(steps.nodes) > MAX_DRAWN:
         raise ValueError(
@@ -167,6 +168,7 @@ def value_reply(out: Value) -> dict[str, Any]:
         **checked({name: traced[named[v]] for name, v in inputs.items()}, out, inputs),
         **steps.to_json(),
         "svg": to_svg(out),
+        "svg_down": to_svg(out, down=True),
         "legend": LEGEND,
         "curves": curves(out),
     }

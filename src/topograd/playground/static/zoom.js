@@ -1,9 +1,9 @@
 // Zoom and pan of the graph: the drawing's viewBox is the window onto it. The wheel zooms
 // around the pointer, a drag pans, two fingers pinch; the buttons zoom in, out, and "fit". At
 // "fit" a small graph is enlarged (up to 1.6 times) and a large one shrinks to the panel, but
-// never so far that its 12-pixel text drops below 9 pixels (on a narrow screen, below 12):
-// then it is shown from its inputs (on a narrow screen, where its output is: the backward
-// pass starts there), and the rest is a pan away. A view the user chose is kept while only
+// never so far that its 12-pixel text drops below 9 pixels (in a narrow panel, a phone's or a
+// notebook cell's, below 12): then it is shown from its inputs (in a narrow panel, where its
+// output is: the backward pass starts there), and the rest is a pan away. A view the user chose is kept while only
 // values change.
 // Loaded before app.js, which owns the page's state.
 "use strict";
@@ -43,13 +43,14 @@ function fitView() {
   const height = Number(svg.dataset.height);
   const room = $("graph").clientWidth - 20;
   const tallest = TALLEST * window.innerHeight;
-  const least = narrowScreen() ? 1 : READABLE; // 12-pixel text stays 12 pixels on a phone
+  const narrow = narrowScreen() || room < 580; // a phone, or a narrow notebook cell
+  const least = narrow ? 1 : READABLE; // there 12-pixel text stays 12 pixels
   view.scale = Math.max(least, Math.min(GROWN, room / width, tallest / height));
   view.x = 0;
   view.y = 0;
   applyView();
   const nodes = state.data?.nodes ?? [];
-  if (narrowScreen() && nodes.length) reveal(svgNode(nodes[nodes.length - 1].id));
+  if (narrow && nodes.length) reveal(svgNode(nodes[nodes.length - 1].id));
 }
 
 function applyView() {
