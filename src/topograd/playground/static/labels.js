@@ -60,7 +60,7 @@ function placeWords(svg, words, at) {
   const size = { width: measured.width + 2 * PAD, height: measured.height + 2 * PAD };
   const lift = { x: measured.x + measured.width / 2 - at.x, y: measured.y + measured.height / 2 - at.y };
   const taken = obstacles(svg);
-  const wide = Number(svg.dataset.width);
+  const wide = Math.max(Number(svg.dataset.width), spareWidth(svg));
   const tall = Number(svg.dataset.height);
   const ground = (cx, cy) => ({ x: cx - size.width / 2, y: cy - size.height / 2, width: size.width, height: size.height });
   const fits = (box) => box.x >= 0 && box.y >= 0 && box.x + box.width <= wide && box.y + box.height <= tall
@@ -74,6 +74,7 @@ function placeWords(svg, words, at) {
     }
   }
   spot ??= belowTheDrawing(svg, size, at.x);
+  if (spot.x + spot.width > Number(svg.dataset.width)) widen(svg, spot.x + spot.width);
   moveWords(words, spot.x + size.width / 2 - lift.x, spot.y + size.height / 2 - lift.y);
   const rect = drawn(svg, "rect");
   rect.setAttribute("class", "flow-ground");
@@ -113,9 +114,23 @@ function belowTheDrawing(svg, size, x) {
   return { x: left, y: top, width: size.width, height: size.height };
 }
 
-// The drawing back to its own height, once the walk's marks are cleared.
+// A drawing top to bottom (a phone's) is narrower than its panel: words may use the room
+// beside it, in the drawing's units, and the drawing widens to hold them (widen).
+function spareWidth(svg) {
+  if (svg.dataset.down !== "true") return 0;
+  return ($("graph").clientWidth - 20) / Number(svg.dataset.scale || 1);
+}
+
+function widen(svg, width) {
+  svg.dataset.drawnHeight ??= svg.dataset.height;
+  svg.dataset.drawnWidth ??= svg.dataset.width;
+  svg.dataset.width = String(width);
+  if (typeof applyView === "function") applyView();
+}
+
+// The drawing back to its own size, once the walk's marks are cleared.
 function unGrow(svg) {
-  if (svg?.dataset.drawnHeight === undefined) return;
+  if (svg?.dataset.drawnWidth === undefined) return;
   svg.dataset.height = svg.dataset.drawnHeight;
   svg.dataset.width = svg.dataset.drawnWidth;
   delete svg.dataset.drawnHeight;

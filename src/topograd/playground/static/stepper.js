@@ -169,14 +169,22 @@ function runningSum(id, parts, total) {
   const words = drawn(box.ownerSVGElement, "text");
   words.setAttribute("class", "running-sum");
   words.dataset.node = id;
-  words.textContent = sumWords(parts, total);
+  sumWords(words, parts, total);
   nodeWords(box, words);
 }
 
-function sumWords(parts, total) {
+// The running sum's two lines, the sum and how it grew (narrow enough for a phone's drawing).
+function sumWords(words, parts, total) {
   let running = 0;
   const totals = parts.map((part) => number((running += part)));
-  return `Σ ${parts.map(number).join(" + ")} = ${number(total)} (+= one by one: ${totals.join(" → ")})`;
+  const lines = [`Σ ${parts.map(number).join(" + ")} = ${number(total)} `, `(+= one by one: ${totals.join(" → ")})`];
+  words.replaceChildren(...lines.map((text, k) => {
+    const line = drawn(words.ownerSVGElement ?? $("graph").querySelector("svg"), "tspan");
+    line.setAttribute("dy", k ? "1.25em" : "0");
+    if (words.hasAttribute("x")) line.setAttribute("x", words.getAttribute("x"));
+    line.textContent = text;
+    return line;
+  }));
 }
 
 // What an earlier step delivered stays on its edges, dimmed: "+= 3" beside each.

@@ -110,7 +110,7 @@ function showArrived(id, total, parts) {
   const sum = $("graph").querySelector(`text.running-sum[data-node="${CSS.escape(id)}"]`);
   if (sum) {
     sum.style.visibility = parts.length > 1 ? "" : "hidden";
-    if (parts.length > 1) sum.textContent = sumWords(parts, total);
+    if (parts.length > 1) sumWords(sum, parts, total);
   }
   const row = [...$("grads").tBodies[0].rows].find((r) => r.dataset.node === id);
   if (row) {
