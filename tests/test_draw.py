@@ -12,7 +12,7 @@ import pytest
 
 import topograd as tg
 from topograd.cli.demo import lesson_graph
-from topograd.viz.draw import gradient_fill, to_dot, to_svg
+from topograd.viz.draw import MARGIN, gradient_fill, to_dot, to_svg
 from topograd.viz.layout import LONG, VERTEX_GAP, layout
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -216,3 +216,33 @@ def test_a_box_is_filled_by_its_gradient_and_shaped_by_its_role() -> None:
     assert gradient_fill(-1.0, 1.0) != gradient_fill(1.0, 1.0) != gradient_fill(0.0, 1.0)
     assert gradient_fill(1e-3, 1.0) != gradient_fill(1.0, 1.0)  # deeper: larger
     assert gradient_fill(math.inf, 1.0) == gradient_fill(math.nan, 1.0) == "#ffffff"
+
+
+def test_a_graph_drawn_down_runs_from_its_inputs_at_the_top_to_its_output() -> None:
+    """For a phone's narrow screen: the layers top to bottom, each edge leaving its source's
+    bottom and entering its target's top, the boxes the same and within the margins."""
+    a, b = tg.Value(2.0, label="a"), tg.Value(-3.0, label="b")
+    e = (a * b + 10.0).tanh()
+    across, down = parsed(to_svg(e)), parsed(to_svg(e, down=True))
+    assert down.get("data-down") == "true" and across.get("data-down") is None
+
+    sides = ("x", "y", "width", "height")
+
+    def boxes(root: ET.Element) -> dict[str, tuple[float, ...]]:
+        return {
+            g.get("data-node", ""): tuple(float(r.get(k, "0")) for k in sides)
+            for g in root.iter(f"{SVG}g")
+            if "value" in (g.get("class") or "").split()
+            for r in g.iter(f"{SVG}rect")
+        }
+
+    flat, tall = boxes(across), boxes(down)
+    output = max(tall, key=lambda node: int(node[1:]))
+    assert all(tall[node][1] < tall[output][1] for node in tall if node != output)
+    assert all(flat[node][0] < flat[output][0] for node in flat if node != output)
+    assert {k: v[2:] for k, v in flat.items()} == {k: v[2:] for k, v in tall.items()}
+    width, height = float(down.get("width", "0")), float(down.get("height", "0"))
+    assert width < height  # a column, where the other is a row
+    for x, y, w, h in tall.values():
+        assert x >= MARGIN - 0.1 and y >= MARGIN - 0.1
+        assert x + w <= width - MARGIN + 0.1 and y + h <= height - MARGIN + 0.1

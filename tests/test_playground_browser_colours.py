@@ -1,6 +1,7 @@
 """One meaning for colour on the page, in Chromium, as in tg.draw: a box's fill is its gradient
 so far (at rest and at every step of the walk, with the legend), its role is its shape, and an
-edge is as wide as the |contribution| that flowed along it. Fixtures as the page's tests."""
+edge is as wide as the |contribution| that flowed along it, its arrowhead the same size on
+every edge. Fixtures as the page's tests."""
 
 from __future__ import annotations
 
@@ -68,6 +69,7 @@ def test_a_box_is_filled_by_its_gradient_so_far_at_every_step(page: Any) -> None
         if k:
             page.click("#step")
             expect(page.locator("#progress")).to_have_text(f"step {k} of {walked}")
+            expect(page.locator("#graph g.travelling")).to_have_count(0)  # all arrived
         so_far = totals_after(traced, k) if k else {n.id: n.grad for n in traced.nodes}
         expected = {n.id: rgb(gradient_fill(so_far.get(n.id, 0.0), largest)) for n in traced.nodes}
         assert fills(page) == expected, k
@@ -130,3 +132,50 @@ def test_a_vanishing_gradient_flows_along_a_thin_edge(page: Any) -> None:
     expect(page.locator(flowing)).to_have_count(1)
     saturated = page.eval_on_selector(flowing, "p => parseFloat(getComputedStyle(p).strokeWidth)")
     assert saturated < lesson  # tanh'(94) rounds to 0: nothing flows, and the edge shows it
+
+
+# The drawing with only its arrowheads painted (the edges' strokes, the boxes and the walk's
+# marks hidden), and each edge's width and where its arrow's tip is on the screen.
+ARROWS_ONLY = """() => {
+  const svg = document.querySelector("#graph svg");
+  for (const g of svg.querySelectorAll("g.nodes, g.marks")) g.style.visibility = "hidden";
+  const edges = [...svg.querySelectorAll("path.edge.operand")];
+  const tips = edges.map((p) => {
+    const at = p.getPointAtLength(p.getTotalLength());
+    const m = p.getScreenCTM();
+    return [parseFloat(getComputedStyle(p).strokeWidth), at.x * m.a + m.e, at.y * m.d + m.f];
+  });
+  for (const p of svg.querySelectorAll("path.edge")) p.style.strokeOpacity = "0";
+  return tips;
+}"""
+
+
+def test_an_arrowhead_keeps_its_size_on_a_wide_edge(page: Any) -> None:
+    """The painted pixels of each arrowhead that stands alone, on edges 1 to 5 pixels wide:
+    the same, within a fifth, where the arrow once grew with the edge's width."""
+    from io import BytesIO
+
+    from PIL import Image
+
+    page.fill("#expr", "exp(x) + tanh(y)")  # exp'(3) = 20 and tanh'(3) = 0.0099 flow
+    for name in "xy":
+        page.get_by_label(f"value of {name}").fill("3")
+    expect(page.locator("#value")).to_have_text(
+        f"e = exp(x) + tanh(y) = {math.exp(3) + math.tanh(3):.6g}"
+    )
+    tips = page.evaluate(ARROWS_ONLY)
+    shot = Image.open(BytesIO(page.screenshot())).convert("L")
+    alone = [
+        (width, x, y)
+        for k, (width, x, y) in enumerate(tips)
+        if all(math.hypot(x - u, y - v) > 45 for j, (_, u, v) in enumerate(tips) if j != k)
+        and 25 < x < shot.width - 25
+        and 25 < y < shot.height - 25
+    ]
+    painted = {
+        width: sum(shot.crop((x - 22, y - 22, x + 22, y + 22)).histogram()[:180])
+        for width, x, y in alone
+    }
+    assert max(painted) >= 2 * min(painted)  # edges of very different widths
+    assert min(painted.values()) > 20  # an arrowhead is there
+    assert max(painted.values()) <= 1.2 * min(painted.values())

@@ -1,8 +1,8 @@
 """Gradient descent as a loop on the page, in Chromium: Run takes N steps x ← x - η·∂e/∂x,
 each step's output, its change Δe and the first-order prediction -η‖∇e‖² shown beside it,
 and a curve of the output; every number equals what the playground's API (and `topograd grad`)
-answers for the same inputs, divergence at a large η is shown, and a preset clears it all.
-Fixtures as the page's tests."""
+answers for the same inputs, Stop ends a run with every step taken shown whole, divergence at
+a large η is shown, and a preset clears it all. Fixtures as the page's tests."""
 
 from __future__ import annotations
 
@@ -48,11 +48,34 @@ def run(page: Any, rate: float, steps: int) -> list[tuple[float, float, float]]:
     rows = page.locator("#descent-table tbody tr")
     expect(rows).to_have_count(steps, timeout=30_000)
     expect(page.locator("#descend-run")).to_have_text("Run")  # the loop is over
+    return rows_shown(page)
+
+
+def rows_shown(page: Any) -> list[tuple[float, float, float]]:
+    """The table's rows: each step's output, its change and the prediction, as held."""
     shown = page.eval_on_selector_all(
         "#descent-table tbody tr",
         "rows => rows.map(r => [...r.cells].slice(1).map(c => Number(c.dataset.value)))",
     )
     return [tuple(row) for row in shown]
+
+
+# The page's requests counted while under way (a step of descent asks for the new graph), so
+# that a test can wait for the last answer to be shown.
+COUNT_REQUESTS = """() => {
+  const asked = window.fetch;
+  window.underWay = 0; // requests not yet answered and shown
+  window.fetch = async (...request) => {
+    window.underWay += 1;
+    try {
+      const reply = await asked(...request);
+      await reply.clone().text();
+      return reply;
+    } finally {
+      setTimeout(() => { window.underWay -= 1; }, 0); // once the page has shown the answer
+    }
+  };
+}"""
 
 
 def test_a_run_of_steps_shows_the_api_s_numbers_and_the_first_order_prediction(
@@ -77,6 +100,34 @@ def test_a_run_of_steps_shows_the_api_s_numbers_and_the_first_order_prediction(
     assert heights == sorted(heights)  # downhill: each point lower on the chart (y grows down)
     expect(page.locator("#descent-chart circle.predicted")).to_have_count(6)
     expect(page.locator("#descent-chart circle.rises")).to_have_count(0)
+
+
+def test_stop_ends_a_run_and_the_page_keeps_the_steps_taken(page: Any) -> None:
+    page.evaluate(COUNT_REQUESTS)
+    page.locator("#rate").fill("0.5")
+    page.locator("#descent-count").fill("500")  # paced: a minute and more to the end
+    button = page.locator("#descend-run")
+    button.click()
+    expect(button).to_have_text("Stop")
+    rows = page.locator("#descent-table tbody tr")
+    expect(rows.nth(2)).to_be_attached()  # three steps taken
+    button.click()
+    expect(button).to_have_text("Run")  # stopped: the button starts a run again
+    page.wait_for_function("() => window.underWay === 0")  # a step under way, shown
+    taken = rows.count()
+    assert 3 <= taken < 500
+    page.wait_for_timeout(600)  # five of the run's paces: no step comes after Stop
+    assert rows.count() == taken and page.evaluate("window.underWay") == 0
+    start = {"a": 2.0, "b": -3.0, "c": 10.0}  # the lesson, at load
+    expected, last = descended("tanh(a*b + c)", start, 0.5, taken)
+    assert rows_shown(page) == expected  # every step taken, whole, and no other
+    for name, x in last.items():
+        expect(page.get_by_label(f"value of {name}", exact=True)).to_have_value(repr(x))
+    expect(page.locator("#value")).to_have_text(f"e = tanh(n) = {shared.six(expected[-1][0])}")
+    expect(page.locator("#descent-note")).to_contain_text(f"step {taken}:")
+    page.click("#descend")  # one more step goes on from there
+    expect(rows).to_have_count(taken + 1)
+    assert rows_shown(page) == descended("tanh(a*b + c)", start, 0.5, taken + 1)[0]
 
 
 def test_a_large_rate_diverges_and_the_page_shows_it(page: Any) -> None:

@@ -61,15 +61,19 @@ WALK_AND_CHECK = """() => {
 
 def walked_words(expr: str, values: dict[str, float]) -> tuple[int, int]:
     """The steps the page walks (the inputs' own skipped) and the words it writes on them: an
-    edge's label per contribution, a running sum per node reached twice or more so far."""
+    edge's label per contribution, a running sum per node reached twice or more so far, and
+    what each earlier step delivered (dimmed), but for what flows into a constant."""
     out, _ = parse(expr).build(values)
-    steps = [s for s in tg.trace(out).steps if s.edges]
-    words = 0
+    traced = tg.trace(out)
+    constants = {n.id for n in traced.nodes if n.op == "" and n.label == ""}
+    steps = [s for s in traced.steps if s.edges]
+    words = earlier = 0
     arrived: dict[str, int] = {}
     for step in steps:
         for edge in step.edges:
             arrived[edge.parent] = arrived.get(edge.parent, 0) + 1
-        words += len(step.edges) + sum(1 for n in arrived.values() if n > 1)
+        words += len(step.edges) + sum(1 for n in arrived.values() if n > 1) + earlier
+        earlier += sum(1 for edge in step.edges if edge.parent not in constants)
     return len(steps), words
 
 

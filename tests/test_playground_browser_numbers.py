@@ -49,15 +49,25 @@ def test_the_table_shows_the_servers_relative_difference(page: Any) -> None:
     expect(page.locator("#grads tr[data-name='x']")).not_to_have_class("disagrees")
 
 
-def test_log_of_a_negative_number_blames_the_domain_not_the_step(page: Any) -> None:
-    page.fill("#expr", "log(x)")
+@pytest.mark.parametrize("function", ["log", "sqrt"])
+def test_log_of_a_negative_number_blames_the_domain_not_the_step(page: Any, function: str) -> None:
+    page.fill("#expr", f"{function}(x)")
     page.get_by_label("value of x").fill("-1")
     note = page.locator("#domain-note")
     expect(note).to_be_visible()
-    expect(note).to_contain_text("log(-1) is nan: -1 is outside the domain of log")
+    expect(note).to_contain_text(f"{function}(-1) is nan: -1 is outside the domain of {function}")
     expect(page.locator("#check-note")).to_be_hidden()  # not "the step h grows with x"
+    # the step-size chart: no step gives an estimate, and its caption says why, not h
+    page.locator("#h-details summary").click()
+    caption = page.locator("#h-caption")
+    expect(caption).to_contain_text(f"-1 is outside the domain of {function}")
+    expect(caption).to_contain_text("No step h gives x an estimate")
+    expect(caption).not_to_contain_text("curvature")
+    expect(page.locator("#h-chart circle.error-point")).to_have_count(0)  # no mark for a nan
     page.get_by_label("value of x").fill("2")
     expect(note).to_be_hidden()
+    expect(caption).to_contain_text("curvature")  # where there is a number, h matters again
+    expect(page.locator("#h-chart circle.error-point")).not_to_have_count(0)
 
 
 @pytest.mark.parametrize("all_steps", [False, True])

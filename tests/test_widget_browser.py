@@ -1,8 +1,8 @@
 """The stepper widget end to end: JupyterLab (from PyPI) started on 127.0.0.1 by the test, a
 notebook opened in Debian's Chromium through Playwright, its widget cell run in a real kernel,
 Step clicked, and the running node, an edge's label and a running sum read off the page, and
-the step read back in Python. Skipped, with the reason shown, where Chromium is missing; CI
-installs it."""
+the step read back in Python; a tanh node's inset read off its panel. Skipped, with the
+reason shown, where Chromium is missing; CI installs it."""
 
 from __future__ import annotations
 
@@ -117,13 +117,18 @@ def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 
 @pytest.fixture(scope="module")
-def page(lab: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+def page(
+    lab: str, tmp_path_factory: pytest.TempPathFactory, request: pytest.FixtureRequest
+) -> Iterator[Any]:
+    """The notebook in Chromium, its first cell run: at 1400 x 1000, or the size a module
+    that imports this fixture names as its VIEWPORT."""
     folder = tmp_path_factory.mktemp("shots")
+    size = getattr(request.module, "VIEWPORT", {"width": 1400, "height": 1000})
     with playwright_api.sync_playwright() as p:
         browser = p.chromium.launch(
             executable_path=CHROMIUM, args=["--disable-gpu", "--no-first-run"]
         )
-        page = browser.new_page(viewport={"width": 1400, "height": 1000})
+        page = browser.new_page(viewport=size)
         problems: list[str] = []
         page.on("pageerror", lambda error: problems.append(str(error)))
         page.goto(lab)
@@ -159,6 +164,8 @@ def test_the_widget_steps_and_shares_its_step_with_python(page: Any, tmp_path: P
     expect(part(widget, "progress")).to_have_text("2 steps; gradients shown are final")
     # d: x*x, named as the lesson names it
     expect(part(widget, "value")).to_have_text("y = d + x = 12")
+    drawing = part(widget, "graph").locator("svg")
+    expect(drawing).not_to_have_attribute("data-down", "true")  # a wide cell: left to right
     part(widget, "step").click()
     current = widget.locator(".topograd-graph g.node.current:not(.op)")  # its box, not its op
     expect(current).to_have_attribute("data-node", "n2")  # y, the output, runs first
@@ -172,6 +179,7 @@ def test_the_widget_steps_and_shares_its_step_with_python(page: Any, tmp_path: P
     rules = [e.rule for e in tg.trace(y).steps[1].edges]
     assert rules[0].endswith("= x")  # mul's partial for one operand is the other: x
     expect(widget.locator(".flow-label .rule")).to_have_text(rules)
+    expect(widget.locator("g.travelling")).to_have_count(0)  # the contributions travel, here too
     traced = tg.trace(y)  # x's fill: its gradient so far, 7, as tg.draw fills it
     colour = gradient_fill(traced.nodes[0].grad, largest_gradient(traced.nodes))
     fill = part(widget, "tg-n0").locator("rect").evaluate("r => getComputedStyle(r).fill")
@@ -317,3 +325,35 @@ def test_outside_jupyterlab_the_widget_follows_the_reader_s_colour_scheme(page: 
         assert colours["dark"] == ["rgb(233, 236, 239)", "#1e2227"]
     finally:
         bare.close()
+
+
+def test_the_widget_s_tanh_node_shows_its_inset(page: Any) -> None:
+    """The node panel's inset in the widget, as on the page: tanh(a*b) at a*b = -6, marked on
+    the function and its slope with the engine's numbers, and what gets through."""
+    widgets = page.locator(".topograd-widget")
+    if widgets.count() < 3:  # the cell of several widgets, if no test ran it before
+        run_cell(page, 3)
+    expect(widgets).to_have_count(3, timeout=60_000)
+    other = widgets.nth(1)  # z = tanh(a*b), a = 2, b = -3
+    a, b = tg.Value(2.0, label="a"), tg.Value(-3.0, label="b")
+    traced = tg.trace((a * b).tanh())
+    tanh = next(n for n in traced.nodes if n.op == "tanh")
+    part(other, f"tg-{tanh.id}").focus()
+    inset = part(other, "node-info").locator("figure.curve-inset")
+    expect(inset).to_be_visible()
+    for kind, y in [("value", math.tanh(-6.0)), ("slope", 1 - math.tanh(-6.0) ** 2)]:
+        dot = inset.locator(f"circle.at.{kind}")
+        assert float(dot.get_attribute("data-x")) == -6.0
+        assert float(dot.get_attribute("data-y")) == pytest.approx(y, rel=1e-12)
+    assert inset.locator("polyline.function").count() == 1
+    assert inset.locator("polyline.derivative").count() == 1
+    caption = inset.locator("figcaption")
+    expect(caption).to_contain_text("tanh(n) at n = -6: tanh = ")
+    expect(caption).to_contain_text("almost nothing gets through")
+    box, panel = inset.bounding_box(), part(other, "node-info").bounding_box()
+    assert box["width"] > 100 and box["height"] > 60  # drawn, inside the widget's panel
+    assert panel["x"] <= box["x"] and box["x"] + box["width"] <= panel["x"] + panel["width"]
+    part(other, "tg-n2").focus()  # n = a*b: no inset
+    expect(part(other, "node-info")).to_contain_text("n = a * b")
+    expect(part(other, "node-info").locator("figure.curve-inset")).to_have_count(0)
+    assert page.problems == []

@@ -1,7 +1,8 @@
 """The stepper widget: an anywidget whose page is the playground's own JavaScript (format.js,
-graph.js, nodes.js, stepper.js, labels.js, zoom.js, with widget.js to start it), read from the
-playground's files and composed into one module, so the page and the notebook run one source.
-Its data is what the playground's API answers for the graph; its step is shared with Python.
+graph.js, nodes.js, stepper.js, labels.js, travel.js, zoom.js, with widget.js to start it),
+read from the playground's files and composed into one module, so the page and the notebook
+run one source. Its data is what the playground's API answers for the graph; its step is
+shared with Python.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from ..playground.api import value_reply
 from ..scalar.value import Value
 
 # the page's files the widget runs, in the page's order, inside render()
-PARTS = ("graph.js", "nodes.js", "stepper.js", "labels.js", "zoom.js", "widget.js")
+PARTS = ("graph.js", "nodes.js", "stepper.js", "labels.js", "travel.js", "zoom.js", "widget.js")
 
 
 def static(name: str) -> str:

@@ -7,8 +7,9 @@ ignored. The response names the output (``"output"``: the last line's name, or `
 lesson names it) and its ``"formula"`` as typed; ``"curves"`` holds, for each tanh, sigmoid
 and relu node, the function and its derivative around its input (``viz/curves.py``). With
 ``"paths_for": name``, ``"paths"`` lists every path from that input to the output with its
-local derivatives and their product, whose sum is the gradient. Every refusal is a 4xx with
-``{"error": str}``.
+local derivatives and their product, whose sum is the gradient. With ``"down": true`` the
+graph is drawn top to bottom (a phone's narrow screen), else left to right. Every refusal is
+a 4xx with ``{"error": str}``.
 
 >>> status, reply = graph_request(b'{"expr": "x*x + x", "values": {"x": 3}}')
 >>> status, reply["value"], reply["grads"], reply["output"]
@@ -53,7 +54,7 @@ def _refuse_constant(name: str) -> float:
 STEPS = [10.0**-k for k in range(1, 16)]  # the central difference's step h, for its chart
 
 
-def _decode(body: bytes) -> tuple[str, dict[str, float], dict[str, str]]:
+def _decode(body: bytes) -> tuple[str, dict[str, float], dict[str, str], bool]:
     try:
         request = json.loads(body.decode("utf-8"), parse_constant=_refuse_constant)
     except ValueError as error:  # not UTF-8, not JSON, or an integer of over 4300 digits
@@ -80,7 +81,10 @@ def _decode(body: bytes) -> tuple[str, dict[str, float], dict[str, str]]:
         if request.get(field) is not None and not isinstance(request[field], str):
             raise RequestError(400, f'"{field}" must be the name of an input')
     asked = {field: request[field] for field in ("steps_for", "paths_for") if request.get(field)}
-    return expr, {name: float(value) for name, value in values.items()}, asked
+    down = request.get("down", False)
+    if not isinstance(down, bool):
+        raise RequestError(400, '"down" must be true or false')
+    return expr, {name: float(value) for name, value in values.items()}, asked, down
 
 
 def functions_reply() -> dict[str, Any]:
@@ -103,7 +107,7 @@ def graph_request(body: bytes) -> tuple[int, dict[str, Any]]:
         return 422, {"error": str(error)}
 
 
-def _graph(text: str, given: dict[str, float], asked: dict[str, str]) -> dict[str, Any]:
+def _graph(text: str, given: dict[str, float], asked: dict[str, str], down: bool) -> dict[str, Any]:
     expression = parse(text)
     for name in asked.values():
         if name not in expression.names:
@@ -128,7 +132,7 @@ def _graph(text: str, given: dict[str, float], asked: dict[str, str]) -> dict[st
         "value": json_number(out.data),
         **checked({name: v.grad for name, v in inputs.items()}, out, inputs),
         **steps.to_json(),
-        "svg": to_svg(out),
+        "svg": to_svg(out, down),
         "legend": LEGEND,
         "curves": curves(out),
         **({"step_errors": _step_errors(out, inputs[steps_for])} if steps_for else {}),
@@ -139,7 +143,8 @@ def _graph(text: str, given: dict[str, float], asked: dict[str, str]) -> dict[st
 def value_reply(out: Value) -> dict[str, Any]:
     """What ``/api/graph`` answers, for a Value built in Python (the notebook's stepper): its
     labelled leaves are its inputs, each name once. Its ``.grad`` are not touched: the
-    gradients are the traced backward pass's."""
+    gradients are the traced backward pass's. A widget may be shown in a narrow cell: it holds
+    the drawing top to bottom too (``svg_down``)."""
     steps = trace(out)
     if len(steps.edges) > MAX_DRAWN:
         raise ValueError(
@@ -163,6 +168,7 @@ def value_reply(out: Value) -> dict[str, Any]:
         **checked({name: traced[named[v]] for name, v in inputs.items()}, out, inputs),
         **steps.to_json(),
         "svg": to_svg(out),
+        "svg_down": to_svg(out, down=True),
         "legend": LEGEND,
         "curves": curves(out),
     }

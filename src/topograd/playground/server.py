@@ -1,6 +1,6 @@
 """The playground's HTTP server: the standard library's ThreadingHTTPServer on 127.0.0.1.
 
-It serves fourteen packaged files and two API routes, refuses a Host that is not its own (DNS
+It serves fifteen packaged files and two API routes, refuses a Host that is not its own (DNS
 rebinding), a POST from another origin or of anything but JSON, and answers every bad request
 (a garbled or blank request line, a 70 kB URL, too many headers, a header line that is not
 NAME: value, an unknown method, a duplicated Host or Content-Length, a Content-Length that is not
@@ -34,6 +34,7 @@ STATIC = {  # path -> (packaged file, content type); nothing else is served
     "/graph.js": ("graph.js", "text/javascript; charset=utf-8"),
     "/stepper.js": ("stepper.js", "text/javascript; charset=utf-8"),
     "/labels.js": ("labels.js", "text/javascript; charset=utf-8"),
+    "/travel.js": ("travel.js", "text/javascript; charset=utf-8"),
     "/nodes.js": ("nodes.js", "text/javascript; charset=utf-8"),
     "/share.js": ("share.js", "text/javascript; charset=utf-8"),
     "/zoom.js": ("zoom.js", "text/javascript; charset=utf-8"),

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 from ..scalar.value import Value
 from .graph import EdgeInfo, NodeInfo, describe
-from .layout import layout
+from .layout import Placed, layout
 
 CHAR = 7.4  # width of a character of the 12px monospace font
 LINE = 15.0
@@ -103,39 +103,34 @@ def _scene(output: Value) -> _Scene:
     return _Scene(nodes, edges, sizes, wires)
 
 
-def to_svg(output: Value) -> str:
-    """The graph as a standalone SVG document, laid out left to right; deterministic."""
+def to_svg(output: Value, down: bool = False) -> str:
+    """The graph as a standalone SVG document, laid out left to right (``down``: top to
+    bottom, the inputs at the top, for a narrow screen); deterministic."""
     if not isinstance(output, Value):
         raise TypeError(f"to_svg() takes a Value, got {type(output).__name__}")
     scene = _scene(output)
-    placed = layout(scene.sizes, [(s, t) for _, s, t in scene.wires])
-    shift = MARGIN
-
-    def at(point: tuple[float, float]) -> tuple[float, float]:
-        return point[0] + shift, point[1] + shift
-
+    placed = _placed(scene, down)
     width, height = placed.width + 2 * MARGIN, placed.height + 2 * MARGIN
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" class="topograd-graph" '
         f'width="{width:.0f}" height="{height:.0f}" viewBox="0 0 {width:.0f} {height:.0f}" '
-        'font-family="DejaVu Sans Mono, Menlo, Consolas, monospace" font-size="12">',
-        '<defs><marker id="tg-arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="8" '
-        'markerHeight="8" orient="auto"><path d="M0,1 L9,5 L0,9 z" fill="#55606b"/>'
-        "</marker></defs>",
+        'font-family="DejaVu Sans Mono, Menlo, Consolas, monospace" font-size="12"'
+        + (' data-down="true">' if down else ">"),
+        # the arrow in the drawing's units, not the edge's width: the same on every edge
+        '<defs><marker id="tg-arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="11" '
+        'markerHeight="11" markerUnits="userSpaceOnUse" orient="auto">'
+        '<path d="M0,1 L9,5 L0,9 z" fill="#55606b"/></marker></defs>',
         '<rect width="100%" height="100%" fill="#ffffff"/>',
         '<g class="edges">',
     ]
     offsets = _parallel_offsets(scene.wires)
     for (wire_id, source, target), route in zip(scene.wires, placed.routes):
-        shift = offsets[wire_id]  # parallel edges (x * x) stay apart all the way
-        points = [(x, y + shift) for x, y in map(at, route)]
-        start = (points[0][0] + scene.sizes[source][0] / 2, points[0][1])
-        end = (points[-1][0] - scene.sizes[target][0] / 2 - 2, points[-1][1])
+        ends = _ends(route, offsets[wire_id], scene.sizes[source], scene.sizes[target], down)
         kind = "out" if wire_id.endswith(".out") else "operand"
         node = wire_id.split(".")[0]
         parts.append(
             f'<path id="tg-{wire_id}" class="edge {kind}" data-edge="{wire_id}" data-node="{node}" '
-            f'd="{_curve([start, *points[1:-1], end])}" fill="none" stroke="#55606b" '
+            f'd="{_curve(ends, down)}" fill="none" stroke="#55606b" '
             'stroke-width="1.4" marker-end="url(#tg-arrow)"/>'
         )
     parts.append("</g>")
@@ -143,10 +138,46 @@ def to_svg(output: Value) -> str:
     largest = largest_gradient(scene.nodes)
     for n in scene.nodes:
         if n.op:
-            parts.append(_op_svg(n, at(placed.centres[f"{n.id}-op"]), scene.sizes[f"{n.id}-op"]))
-        parts.append(_box_svg(n, at(placed.centres[n.id]), scene.sizes[n.id], largest))
+            parts.append(_op_svg(n, placed.centres[f"{n.id}-op"], scene.sizes[f"{n.id}-op"]))
+        parts.append(_box_svg(n, placed.centres[n.id], scene.sizes[n.id], largest))
     parts += ["</g>", "</svg>"]
     return "\n".join(parts) + "\n"
+
+
+def _placed(scene: _Scene, down: bool) -> Placed:
+    """The scene laid out, moved in by the margin; ``down`` lays it out on its side (each
+    box's width its height) and turns the result, so that the layers run top to bottom."""
+    turn = (lambda p: (p[1], p[0])) if down else (lambda p: p)
+    sizes = {v: turn(size) for v, size in scene.sizes.items()}
+    placed = layout(sizes, [(s, t) for _, s, t in scene.wires])
+
+    def at(point: tuple[float, float]) -> tuple[float, float]:
+        x, y = turn(point)
+        return x + MARGIN, y + MARGIN
+
+    width, height = turn((placed.width, placed.height))
+    centres = {v: at(c) for v, c in placed.centres.items()}
+    return Placed(centres, [[at(p) for p in route] for route in placed.routes], width, height)
+
+
+def _ends(
+    route: list[tuple[float, float]],
+    shift: float,
+    source: tuple[float, float],
+    target: tuple[float, float],
+    down: bool,
+) -> list[tuple[float, float]]:
+    """An edge's points from its source's side to its target's, moved aside by ``shift`` (the
+    edges between the same two vertices, x * x, stay apart all the way). A bend within a box
+    (where the edge enters the layer of a narrower one) is left out, so that the edge never
+    turns back at its end and its arrow points into its target."""
+    axis = 1 if down else 0
+    points = [(x + shift, y) if down else (x, y + shift) for x, y in route]
+    start, end = list(points[0]), list(points[-1])
+    start[axis] += source[axis] / 2
+    end[axis] -= target[axis] / 2 + 2
+    between = [p for p in points[1:-1] if start[axis] <= p[axis] <= end[axis]]
+    return [(start[0], start[1]), *between, (end[0], end[1])]
 
 
 class Drawing:
@@ -189,13 +220,18 @@ def _parallel_offsets(wires: list[tuple[str, str, str]]) -> dict[str, float]:
     return offsets
 
 
-def _curve(points: list[tuple[float, float]]) -> str:
-    """A smooth path through the points, leaving and arriving horizontally."""
+def _curve(points: list[tuple[float, float]], down: bool = False) -> str:
+    """A smooth path through the points, leaving and arriving horizontally (``down``:
+    vertically)."""
     (x, y), *rest = points
     d = [f"M{x:.1f},{y:.1f}"]
     for nx, ny in rest:
-        mid = (nx - x) / 2
-        d.append(f"C{x + mid:.1f},{y:.1f} {nx - mid:.1f},{ny:.1f} {nx:.1f},{ny:.1f}")
+        if down:
+            mid = (ny - y) / 2
+            d.append(f"C{x:.1f},{y + mid:.1f} {nx:.1f},{ny - mid:.1f} {nx:.1f},{ny:.1f}")
+        else:
+            mid = (nx - x) / 2
+            d.append(f"C{x + mid:.1f},{y:.1f} {nx - mid:.1f},{ny:.1f} {nx:.1f},{ny:.1f}")
         x, y = nx, ny
     return " ".join(d)
 

@@ -41,7 +41,8 @@ function clearError() {
 }
 
 async function update() {
-  const body = JSON.stringify({ expr: $("expr").value, values: state.values });
+  // on a phone's narrow screen the graph is drawn top to bottom (zoom.js's narrowScreen)
+  const body = JSON.stringify({ expr: $("expr").value, values: state.values, down: narrowScreen() });
   const ticket = ++state.asked;
   let reply;
   let data;
@@ -264,7 +265,7 @@ document.addEventListener("DOMContentLoaded", () => {
     state.allVariables = !state.allVariables;
     foldVariables();
   });
-  $("step").addEventListener("click", () => { stop(); showStep(state.step + 1); });
+  $("step").addEventListener("click", () => { stop(); stepOn(); });
   $("back").addEventListener("click", () => { stop(); showStep(state.step - 1); });
   $("play").addEventListener("click", play);
   $("reset").addEventListener("click", () => { if (state.data) { stop(); showStep(0); } });
@@ -287,6 +288,10 @@ document.addEventListener("DOMContentLoaded", () => {
     if (count >= 1) descendSteps(Math.min(count, 500));
   });
   listenForViews();
+  window.matchMedia(NARROW).addEventListener("change", () => {
+    view.expr = null; // the drawing turns: fit it afresh
+    if (state.data) later(0);
+  });
   $("h-details").addEventListener("toggle", chartSteps);
   $("h-input").addEventListener("change", chartSteps);
   $("paths-details").addEventListener("toggle", showPaths);

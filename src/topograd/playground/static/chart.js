@@ -24,7 +24,7 @@ async function chartSteps() {
   } catch (error) {
     return;
   }
-  if (ticket === chart.ticket) drawChart(data.step_errors, name);
+  if (ticket === chart.ticket) drawChart(data.step_errors, name, data.undefined);
 }
 
 function chartInputs(names) {
@@ -34,7 +34,9 @@ function chartInputs(names) {
   if (names.includes(chosen)) select.value = chosen;
 }
 
-function drawChart(rows, name) {
+// `domain`: the server's words when the output is nan (an input outside a function's domain):
+// then no step h gives an estimate, and the caption says why rather than blaming h.
+function drawChart(rows, name, domain) {
   const box = $("h-chart");
   const [width, height, left, bottom] = [340, 190, 62, 34];
   const errors = rows.map((row) => (typeof row.error === "number" ? row.error : NaN));
@@ -67,10 +69,12 @@ function drawChart(rows, name) {
   make("text", { x: 11, y: middle, "text-anchor": "middle", transform: `rotate(-90 11 ${middle})`, class: "axis-title y-title" }, "error |estimate − backprop|");
   make("line", { x1: across(CHECK_STEP), y1: 8, x2: across(CHECK_STEP), y2: height - bottom, class: "check-step" });
   make("text", { x: across(CHECK_STEP) + 3, y: 16, class: "tick" }, "the check's h");
-  const points = rows.map((row, k) => `${across(row.h)},${down(errors[k] || 0)}`);
+  const estimated = rows.map((row, k) => k).filter((k) => !Number.isNaN(errors[k])); // nan: no mark
+  const points = estimated.map((k) => `${across(rows[k].h)},${down(errors[k])}`);
   make("polyline", { points: points.join(" "), class: "errors" });
-  rows.forEach((row, k) => {
-    const dot = make("circle", { cx: across(row.h), cy: down(errors[k] || 0), r: 3, class: "error-point" });
+  estimated.forEach((k) => {
+    const row = rows[k];
+    const dot = make("circle", { cx: across(row.h), cy: down(errors[k]), r: 3, class: "error-point" });
     dot.dataset.h = String(row.h);
     dot.dataset.error = String(row.error);
     const title = document.createElementNS(svg.namespaceURI, "title");
@@ -78,7 +82,8 @@ function drawChart(rows, name) {
     dot.append(title);
   });
   box.replaceChildren(svg);
-  $("h-caption").textContent =
-    `|central difference − backprop| for ${name}: large steps err by the curvature (∝ h²), ` +
-    "tiny ones by rounding (∝ ε/h), and at h = 1e-15 the difference of f is all noise.";
+  $("h-caption").textContent = estimated.length === 0 && domain
+    ? `No step h gives ${name} an estimate, large or small: ${domain}`
+    : `|central difference − backprop| for ${name}: large steps err by the curvature (∝ h²), ` +
+      "tiny ones by rounding (∝ ε/h), and at h = 1e-15 the difference of f is all noise.";
 }

@@ -1,7 +1,7 @@
 // Where the walk's words go on the drawing (the page's and the notebook widget's): an edge's
-// label (its local rule over its numbers) and a node's running sum, each on a white ground,
-// placed off every box of the graph (values and ops) and off every word placed before it, as
-// near its edge or node as there is room. The places tried form rings around the preferred
+// label (its local rule over its numbers), what an earlier step delivered (dimmed) and a
+// node's running sum, each on a white ground, placed off every box of the graph (values and
+// ops) and off every word placed before it, as near its edge or node as there is room. The places tried form rings around the preferred
 // one; words that find no room within reach go below the drawing, which grows to hold them.
 // Words away from their edge or node are tied to it by a leader line. Uses drawn() and marks()
 // of stepper.js, and applyView() of zoom.js when the drawing grows.
@@ -29,6 +29,17 @@ function edgeLabel(path, rule, numbers) {
   placeWords(svg, words, at);
 }
 
+// What an earlier step delivered along an edge, one dimmed line: "+= 3".
+function earlierLabel(path, text) {
+  const svg = path.ownerSVGElement;
+  const words = drawn(svg, "text");
+  words.setAttribute("class", "delivered");
+  words.setAttribute("text-anchor", "middle");
+  words.dataset.edge = path.dataset.edge;
+  words.textContent = text;
+  placeWords(svg, words, path.getPointAtLength(path.getTotalLength() / 2));
+}
+
 // Words under a node's box where they fit (a running sum), else the nearest free place.
 function nodeWords(box, words) {
   const svg = box.ownerSVGElement;
@@ -49,7 +60,7 @@ function placeWords(svg, words, at) {
   const size = { width: measured.width + 2 * PAD, height: measured.height + 2 * PAD };
   const lift = { x: measured.x + measured.width / 2 - at.x, y: measured.y + measured.height / 2 - at.y };
   const taken = obstacles(svg);
-  const wide = Number(svg.dataset.width);
+  const wide = Math.max(Number(svg.dataset.width), spareWidth(svg));
   const tall = Number(svg.dataset.height);
   const ground = (cx, cy) => ({ x: cx - size.width / 2, y: cy - size.height / 2, width: size.width, height: size.height });
   const fits = (box) => box.x >= 0 && box.y >= 0 && box.x + box.width <= wide && box.y + box.height <= tall
@@ -63,6 +74,7 @@ function placeWords(svg, words, at) {
     }
   }
   spot ??= belowTheDrawing(svg, size, at.x);
+  if (spot.x + spot.width > Number(svg.dataset.width)) widen(svg, spot.x + spot.width);
   moveWords(words, spot.x + size.width / 2 - lift.x, spot.y + size.height / 2 - lift.y);
   const rect = drawn(svg, "rect");
   rect.setAttribute("class", "flow-ground");
@@ -89,21 +101,40 @@ function obstacles(svg) {
   return [...boxes, ...grounds];
 }
 
-// A place in a strip below the drawing, which grows by the strip's height (the view too).
+// A place in a strip below the drawing, which grows by the strip's height, and to the words'
+// width if they are wider than it (a narrow drawing, top to bottom); the view too.
 function belowTheDrawing(svg, size, x) {
   svg.dataset.drawnHeight ??= svg.dataset.height;
+  svg.dataset.drawnWidth ??= svg.dataset.width;
   const top = Number(svg.dataset.height) + 4;
   svg.dataset.height = String(top + size.height);
+  svg.dataset.width = String(Math.max(Number(svg.dataset.width), size.width));
   if (typeof applyView === "function") applyView();
   const left = Math.max(0, Math.min(x - size.width / 2, Number(svg.dataset.width) - size.width));
   return { x: left, y: top, width: size.width, height: size.height };
 }
 
-// The drawing back to its own height, once the walk's marks are cleared.
+// A drawing top to bottom (a phone's) is narrower than its panel: words may use the room
+// beside it, in the drawing's units, and the drawing widens to hold them (widen).
+function spareWidth(svg) {
+  if (svg.dataset.down !== "true") return 0;
+  return ($("graph").clientWidth - 20) / Number(svg.dataset.scale || 1);
+}
+
+function widen(svg, width) {
+  svg.dataset.drawnHeight ??= svg.dataset.height;
+  svg.dataset.drawnWidth ??= svg.dataset.width;
+  svg.dataset.width = String(width);
+  if (typeof applyView === "function") applyView();
+}
+
+// The drawing back to its own size, once the walk's marks are cleared.
 function unGrow(svg) {
-  if (svg?.dataset.drawnHeight === undefined) return;
+  if (svg?.dataset.drawnWidth === undefined) return;
   svg.dataset.height = svg.dataset.drawnHeight;
+  svg.dataset.width = svg.dataset.drawnWidth;
   delete svg.dataset.drawnHeight;
+  delete svg.dataset.drawnWidth;
   if (typeof applyView === "function") applyView();
 }
 

@@ -42,6 +42,7 @@ function forwardPass() {
 // Show the graph as it stands after `k` walked steps (0: before the walk, final gradients).
 function showStep(k) {
   const order = walked();
+  endJourney(); // a journey under way (travel.js) ends before the step is drawn afresh
   state.step = Math.max(0, Math.min(k, order.length));
   clearMarks();
   $("grads").classList.remove("forward");
@@ -80,6 +81,7 @@ function showStep(k) {
   colourByGradient(totals);
   widthByContribution(flowedUpTo(last));
   highlight(state.data.steps[current]);
+  for (const step of state.data.steps.slice(0, current)) delivered(step);
   renderGradientCells(totals);
   $("log").replaceChildren(...order.slice(0, state.step).map((index) => logLine(state.data.steps[index])));
   $("log").lastElementChild.classList.add("current");
@@ -145,7 +147,7 @@ function done(id) {
 
 // The running step: its node, and on each edge to an operand what flows along it.
 function highlight(step) {
-  reveal(svgNode(step.node));
+  reveal(svgNode(step.node), ...step.edges.map((edge) => svgNode(edge.parent)));
   svgNode(step.node)?.classList.add("current");
   svgNode(`${step.node}-op`)?.classList.add("current");
   for (const edge of step.edges) {
@@ -167,10 +169,30 @@ function runningSum(id, parts, total) {
   const words = drawn(box.ownerSVGElement, "text");
   words.setAttribute("class", "running-sum");
   words.dataset.node = id;
+  sumWords(words, parts, total);
+  nodeWords(box, words);
+}
+
+// The running sum's two lines, the sum and how it grew (narrow enough for a phone's drawing).
+function sumWords(words, parts, total) {
   let running = 0;
   const totals = parts.map((part) => number((running += part)));
-  words.textContent = `Σ ${parts.map(number).join(" + ")} = ${number(total)} (+= one by one: ${totals.join(" → ")})`;
-  nodeWords(box, words);
+  const lines = [`Σ ${parts.map(number).join(" + ")} = ${number(total)} `, `(+= one by one: ${totals.join(" → ")})`];
+  words.replaceChildren(...lines.map((text, k) => {
+    const line = drawn(words.ownerSVGElement ?? $("graph").querySelector("svg"), "tspan");
+    line.setAttribute("dy", k ? "1.25em" : "0");
+    if (words.hasAttribute("x")) line.setAttribute("x", words.getAttribute("x"));
+    line.textContent = text;
+    return line;
+  }));
+}
+
+// What an earlier step delivered stays on its edges, dimmed: "+= 3" beside each.
+function delivered(step) {
+  for (const edge of step.edges) {
+    const path = svgNode(`${step.node}.${edge.operand}`);
+    if (path && !isConstant(edge.parent)) earlierLabel(path, `+= ${number(edge.contribution)}`);
+  }
 }
 
 // The group that holds this page's marks on the graph (drawn last, so on top), and the arrow
@@ -268,7 +290,7 @@ function play() {
   $("play").textContent = "Pause";
   const tick = () => {
     if (state.step >= walked().length) return stop();
-    showStep(state.step + 1);
+    stepOn();
     state.timer = setTimeout(tick, 700 / Number($("speed").value));
   };
   tick();
@@ -295,7 +317,7 @@ function keys(event) {
   if (!state.data) return;
   if (event.key === "ArrowRight") {
     stop();
-    showStep(state.step + 1);
+    stepOn();
   } else if (event.key === "ArrowLeft") {
     stop();
     showStep(state.step - 1);

@@ -17,7 +17,9 @@ function walkMoved() {
 function show() {
   state.data = model.get("data");
   $("value").textContent = valueLine(state.data);
-  $("graph").innerHTML = state.data.svg; // topograd's own SVG, its labels escaped in Python
+  // topograd's own SVG, its labels escaped in Python: top to bottom in a narrow cell
+  const down = el.classList.contains("tg-narrow") && state.data.svg_down;
+  $("graph").innerHTML = down ? state.data.svg_down : state.data.svg;
   scopeIds($("graph"), state.scope);
   setUpView($("graph").querySelector("svg"), state.data.expr);
   showLegend(state.data.legend);
@@ -53,7 +55,7 @@ function start() {
   scopeIds(el, state.scope);
   el.classList.add("topograd-widget");
   el.tabIndex = 0; // → Step, ← Back, space Play once the widget has the focus
-  $("step").addEventListener("click", () => { stop(); showStep(state.step + 1); });
+  $("step").addEventListener("click", () => { stop(); stepOn(); });
   $("back").addEventListener("click", () => { stop(); showStep(state.step - 1); });
   $("play").addEventListener("click", play);
   $("reset").addEventListener("click", () => { stop(); showStep(0); });
@@ -61,10 +63,21 @@ function start() {
   $("pass").addEventListener("change", () => { stop(); showStep(0); });
   el.addEventListener("keydown", keys);
   listenForViews();
+  // a cell under 600 pixels (laid out: 0 is not yet) lays the widget out for a narrow screen
+  const resized = new ResizeObserver(() => {
+    const narrow = el.clientWidth > 0 && el.clientWidth < 600;
+    if (narrow === el.classList.contains("tg-narrow")) return;
+    el.classList.toggle("tg-narrow", narrow);
+    show();
+  });
+  resized.observe(el);
   model.on("change:step", () => {
     if (model.get("step") !== state.step) follow();
   });
   model.on("change:data", show);
   show();
-  return () => clearTimeout(state.timer);
+  return () => {
+    clearTimeout(state.timer);
+    resized.disconnect();
+  };
 }

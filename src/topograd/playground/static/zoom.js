@@ -1,17 +1,24 @@
 // Zoom and pan of the graph: the drawing's viewBox is the window onto it. The wheel zooms
+// Zoom and pan of the graph: the drawing's viewBox is the window onto it. The wheel zooms
 // around the pointer, a drag pans, two fingers pinch; the buttons zoom in and out around the
 // window's centre, and Fit shows the whole graph, however small that makes it. A new graph is
 // fitted for reading: a small one enlarged (up to 1.6 times), a large one shrunk to the
-// panel, but never so far that its 12-pixel text drops below 9 pixels: then it is shown from
-// its inputs, and the rest is a pan away (or a click on the minimap, an overview of the whole
-// drawing with the window's rectangle on it, shown while part of the graph is out of view).
-// A view the user chose is kept while only values change. Loaded before app.js, which owns
-// the page's state.
+// panel, but never so far that its 12-pixel text drops below 9 pixels (in a narrow panel, a
+// phone's or a notebook cell's, below 12): then it is shown from its inputs (in a narrow
+// panel, from its output: the backward pass starts there), and the rest is a pan away (or a
+// click on the minimap, an overview of the whole drawing with the window's rectangle on it,
+// shown while part of the graph is out of view). A view the user chose is kept while only
+// values change. Loaded before app.js, which owns the page's state.
 "use strict";
 
 const GROWN = 1.6; // the most "fit" enlarges a small graph
 const READABLE = 0.75; // the least "fit" shrinks one: text at 9 px
 const TALLEST = 0.72; // of the window's height, the panel's at most
+const NARROW = "(max-width: 600px)"; // a phone's screen: the graph drawn top to bottom
+
+function narrowScreen() {
+  return window.matchMedia(NARROW).matches;
+}
 
 const view = { scale: 1, x: 0, y: 0, expr: null, pointers: new Map() };
 
@@ -39,10 +46,14 @@ function fitView() {
   const height = Number(svg.dataset.height);
   const room = $("graph").clientWidth - 20;
   const tallest = TALLEST * window.innerHeight;
-  view.scale = Math.max(READABLE, Math.min(GROWN, room / width, tallest / height));
+  const narrow = narrowScreen() || room < 580; // a phone, or a narrow notebook cell
+  const least = narrow ? 1 : READABLE; // there 12-pixel text stays 12 pixels
+  view.scale = Math.max(least, Math.min(GROWN, room / width, tallest / height));
   view.x = 0;
   view.y = 0;
   applyView();
+  const nodes = state.data?.nodes ?? [];
+  if (narrow && nodes.length) reveal(svgNode(nodes[nodes.length - 1].id));
 }
 
 // Fit: the whole drawing in the window, however small, and the panel in the browser's.
@@ -109,18 +120,43 @@ function centreOn(x, y) {
   applyView();
 }
 
-// Pan so that a node of the drawing (the one running) is in the window, if it is not.
-function reveal(element) {
+// Pan so that nodes of the drawing (the one running, then those it sends to) are in the
+// window, if they are not: the first whatever, with as many of the others as fit beside it at
+// this scale (the nearest first), centred together.
+function reveal(...elements) {
   const svg = drawing();
-  if (!svg || !element) return;
-  const box = element.getBBox();
+  const [first, ...rest] = elements.filter(Boolean).map((element) => element.getBBox());
+  if (!svg || !first) return;
   const shown = svg.viewBox.baseVal;
-  const inside = box.x >= shown.x && box.x + box.width <= shown.x + shown.width
-    && box.y >= shown.y && box.y + box.height <= shown.y + shown.height;
+  const away = (box) => Math.hypot(box.x - first.x, box.y - first.y);
+  const kept = [first];
+  for (const box of rest.sort((a, b) => away(a) - away(b))) {
+    const area = bounds([...kept, box]);
+    if (area.right - area.left <= shown.width && area.bottom - area.top <= shown.height) kept.push(box);
+  }
+  const area = bounds(kept);
+  const inside = area.left >= shown.x && area.right <= shown.x + shown.width
+    && area.top >= shown.y && area.bottom <= shown.y + shown.height;
   if (inside) return;
-  view.x = Math.max(0, box.x + box.width / 2 - shown.width / 2);
-  view.y = Math.max(0, box.y + box.height / 2 - shown.height / 2);
+  view.x = windowStart(area.left, area.right, shown.width, first.x, first.width);
+  view.y = windowStart(area.top, area.bottom, shown.height, first.y, first.height);
   applyView();
+}
+
+function bounds(boxes) {
+  return {
+    left: Math.min(...boxes.map((b) => b.x)),
+    top: Math.min(...boxes.map((b) => b.y)),
+    right: Math.max(...boxes.map((b) => b.x + b.width)),
+    bottom: Math.max(...boxes.map((b) => b.y + b.height)),
+  };
+}
+
+// Where a window `room` wide starts to centre [low, high], moved so that [start, start + size]
+// stays in it; never before the drawing's start.
+function windowStart(low, high, room, start, size) {
+  const centred = (low + high) / 2 - room / 2;
+  return Math.max(0, Math.max(start + size - room, Math.min(start, centred)));
 }
 
 function panBy(dx, dy) {

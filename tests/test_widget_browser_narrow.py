@@ -1,0 +1,64 @@
+"""The stepper widget in a phone's screen (390 x 844), in JupyterLab and Chromium: nothing of
+it runs off its side, the log stacks above the gradients, every text is 12 pixels at least,
+the drawing is never shown below its own size, and each step shows its node and the nodes it
+sends to. Fixtures as the widget's tests (JupyterLab, the notebook, its first cell run)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import test_playground_browser_phone as phone_texts
+import test_widget_browser as shared
+
+import topograd as tg
+
+pytestmark = shared.pytestmark  # Chromium and JupyterLab, or a reason to skip; one worker
+lab, page = shared.lab, shared.page  # the widget's fixtures, at this module's size
+expect = shared.expect
+part = shared.part
+VIEWPORT = {"width": 390, "height": 844}
+
+
+def inside(inner: dict[str, float], outer: dict[str, float]) -> bool:
+    return phone_texts.inside(inner, outer)
+
+
+def test_the_widget_reads_on_a_phone_and_follows_its_steps(page: Any) -> None:
+    folded = page.locator(".jp-SideBar.jp-mod-left .lm-TabBar-tab.lm-mod-current")
+    if folded.count():  # the file browser folded away: the notebook takes the screen
+        folded.first.click()
+    widget = page.locator(".topograd-widget").first
+    part(widget, "zoom-fit").click()  # fitted to the cell as it now is
+    expect(part(widget, "progress")).to_have_text("2 steps; gradients shown are final")
+    area = widget.bounding_box()
+    assert widget.evaluate("w => w.scrollWidth <= w.clientWidth + 1")  # nothing off its side
+    log, grads = part(widget, "log").bounding_box(), part(widget, "grads").bounding_box()
+    assert log["y"] + log["height"] <= grads["y"]  # stacked, not side by side
+    drawing = part(widget, "graph").locator("svg")
+    expect(drawing).to_have_attribute("data-down", "true")  # top to bottom in a narrow cell
+    scale = float(drawing.get_attribute("data-scale"))
+    assert scale >= 1  # its 12-pixel text at 12 pixels or more
+    x = tg.Value(3.0, label="x")  # the cell's graph
+    y = x * x + x
+    walked = [step for step in tg.trace(y).steps if step.edges]
+    window = part(widget, "graph").locator("svg")
+    for k, step in enumerate(walked, 1):
+        part(widget, "step").click()
+        expect(part(widget, "progress")).to_have_text(f"step {k} of {len(walked)}")
+        expect(widget.locator("g.travelling")).to_have_count(0)
+        boxes = {
+            node: part(widget, f"tg-{node}").locator("rect").bounding_box()
+            for node in [step.node, *(edge.parent for edge in step.edges)]
+        }
+        seen = {node: inside(b, window.bounding_box()) for node, b in boxes.items()}
+        assert seen.pop(step.node), k  # the running node
+        together = {"x": min(b["x"] for b in boxes.values())}  # all of them, side by side
+        together["width"] = max(b["x"] + b["width"] for b in boxes.values()) - together["x"]
+        if together["width"] <= window.bounding_box()["width"]:
+            assert all(seen.values()), k  # and every node it sends to
+        else:  # too far apart for 12-pixel text: the nearest beside it
+            assert any(seen.values()), k
+    small = widget.evaluate(phone_texts.TEXTS)  # every text of the widget
+    assert small["small"] == [] and small["read"] > 20
+    assert area["x"] >= 0 and area["x"] + area["width"] <= VIEWPORT["width"]
+    assert page.problems == []
