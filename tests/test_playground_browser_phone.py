@@ -1,6 +1,7 @@
 """The playground on a phone's screen (390 x 844), in Chromium: the graph drawn top to bottom,
-its output in view at load, the running node and every node it sends to in view at each step,
-and every text a learner can see at least 12 pixels high. Fixtures as the page's tests."""
+its output in view at load, the running node and as many of the nodes it sends to as fit beside
+it in view at each step (the nearest first), and every text a learner can see at least 12 pixels
+high. Fixtures as the page's tests."""
 
 from __future__ import annotations
 
