@@ -1,5 +1,4 @@
 // Zoom and pan of the graph: the drawing's viewBox is the window onto it. The wheel zooms
-// Zoom and pan of the graph: the drawing's viewBox is the window onto it. The wheel zooms
 // around the pointer, a drag pans, two fingers pinch; the buttons zoom in and out around the
 // window's centre, and Fit shows the whole graph, however small that makes it. A new graph is
 // fitted for reading: a small one enlarged (up to 1.6 times), a large one shrunk to the
@@ -14,6 +13,7 @@
 const GROWN = 1.6; // the most "fit" enlarges a small graph
 const READABLE = 0.75; // the least "fit" shrinks one: text at 9 px
 const TALLEST = 0.72; // of the window's height, the panel's at most
+const OUTLINE = 2; // half the running box's outline (graph.css: 3.5), kept in view with it
 const NARROW = "(max-width: 600px)"; // a phone's screen: the graph drawn top to bottom
 
 function narrowScreen() {
@@ -122,7 +122,9 @@ function centreOn(x, y) {
 
 // Pan so that nodes of the drawing (the one running, then those it sends to) are in the
 // window, if they are not: the first whatever, with as many of the others as fit beside it at
-// this scale (the nearest first), centred together.
+// this scale (the nearest first), centred together. If not even the nearest fits beside it (a
+// phone's 12-pixel drawing, a wide layer), the window leans towards that one from the first's
+// edge: as much of it as there is room for, and the edge that joins them.
 function reveal(...elements) {
   const svg = drawing();
   const [first, ...rest] = elements.filter(Boolean).map((element) => element.getBBox());
@@ -134,12 +136,13 @@ function reveal(...elements) {
     const area = bounds([...kept, box]);
     if (area.right - area.left <= shown.width && area.bottom - area.top <= shown.height) kept.push(box);
   }
-  const area = bounds(kept);
+  const area = bounds(kept.length === 1 && rest.length ? [first, rest[0]] : kept);
   const inside = area.left >= shown.x && area.right <= shown.x + shown.width
     && area.top >= shown.y && area.bottom <= shown.y + shown.height;
   if (inside) return;
-  view.x = windowStart(area.left, area.right, shown.width, first.x, first.width);
-  view.y = windowStart(area.top, area.bottom, shown.height, first.y, first.height);
+  const [x, y, wide, tall] = [first.x - OUTLINE, first.y - OUTLINE, first.width + 2 * OUTLINE, first.height + 2 * OUTLINE];
+  view.x = windowStart(area.left, area.right, shown.width, x, wide);
+  view.y = windowStart(area.top, area.bottom, shown.height, y, tall);
   applyView();
 }
 
