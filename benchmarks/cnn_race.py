@@ -11,6 +11,7 @@ a thread that waits for another spins, and the timings say more about the neighb
 about the engines. Prints the median milliseconds per step and their ratio.
 
     python benchmarks/cnn_race.py [--rounds 3] [--steps 200] [--threads 1]
+                                  [--baseline REV | --no-baseline]
 
 The same file is the worker each process runs: ``python benchmarks/cnn_race.py torch``.
 """
@@ -118,14 +119,14 @@ def work(engine: str, steps: int, threads: int) -> None:
     print(json.dumps({"losses": losses, "seconds": seconds}))
 
 
-def race(rounds: int, steps: int, threads: int) -> None:
+def race(rounds: int, steps: int, threads: int, baseline: str | None) -> None:
     from turns import contenders, disagreement, in_turns, median_seconds
 
     for name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
         os.environ[name] = str(threads)  # every worker's, NumPy's and PyTorch's alike
     for name in ("OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE"):  # as tensor_race.py
         os.environ.pop(name, None)
-    chosen = contenders(ENGINES, None, set())
+    chosen = contenders(ENGINES, baseline, {"topograd"})
     results = in_turns(
         "cnn_race.py", chosen, rounds, "--steps", str(steps), "--threads", str(threads)
     )
@@ -141,22 +142,25 @@ def race(rounds: int, steps: int, threads: int) -> None:
     print(f"losses agree over the first {CHECKED} steps: largest relative difference {worst:.2g}\n")
     print("| engine | ms per step | / PyTorch |")
     print("|---|---|---|")
-    for e in ENGINES:
+    for e in [c.label for c in chosen]:
         print(f"| {e} | {ms[e]:.2f} | {ms[e] / ms['torch']:.2f} |")
     print(f"\ntopograd: {ratio:.2f}x PyTorch's time (target 1.0 at most)")
 
 
 def main() -> None:
+    from turns import baseline_argument
+
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("engine", nargs="?", choices=ENGINES, help="run one engine's side")
     parser.add_argument("--rounds", type=int, default=3, help="processes per engine")
     parser.add_argument("--steps", type=int, default=200, help="timed steps per process")
     parser.add_argument("--threads", type=int, default=1, help="threads of each engine")
+    baseline_argument(parser)
     args = parser.parse_args()
     if args.engine:
         work(args.engine, args.steps, args.threads)
     else:
-        race(args.rounds, args.steps, args.threads)
+        race(args.rounds, args.steps, args.threads, args.baseline)
 
 
 if __name__ == "__main__":

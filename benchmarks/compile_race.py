@@ -9,7 +9,7 @@ fresh process, in turns; a compiled engine's losses must equal its uncompiled tw
 bit at every step. Its first call traces the step (running it once), writes the code and
 compiles it: that time is reported apart, and amortised over 100 steps.
 
-    python benchmarks/compile_race.py [--rounds 3] [--steps 20]
+    python benchmarks/compile_race.py [--rounds 3] [--steps 20] [--baseline REV | --no-baseline]
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ import statistics
 import sys
 from typing import Any
 
-from turns import contenders, disagreement, in_turns
+from turns import baseline_argument, contenders, disagreement, in_turns
 
 ENGINES = ["hand", "topograd", "compiled", "plain", "compiled-plain"]
 TWINS = {"compiled": "topograd", "compiled-plain": "plain"}
@@ -36,10 +36,14 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=3, help="turns per engine")
     parser.add_argument("--steps", type=int, default=20, help="training steps per process")
+    baseline_argument(parser)
     args = parser.parse_args()
-    chosen = contenders(ENGINES, None, set())
+    chosen = contenders(ENGINES, args.baseline, set(TWINS) | set(TWINS.values()))
+    twins = dict(TWINS)
+    if args.baseline:
+        twins |= {f"{f}@{args.baseline}": f"{s}@{args.baseline}" for f, s in TWINS.items()}
     results = in_turns("nn_step.py", chosen, args.rounds, "--steps", str(args.steps))
-    for fast, slow in TWINS.items():
+    for fast, slow in twins.items():
         for a, b in zip(results[fast], results[slow], strict=True):
             if [x.hex() for x in a["losses"]] != [x.hex() for x in b["losses"]]:
                 sys.exit(f"{fast} and {slow} differ: the compiled code is not the engine's")
@@ -52,10 +56,10 @@ def main() -> None:
     print(f"compiled losses equal the engine's bit for bit; all agree to {worst:.2g}\n")
     print("| engine | ms per step | / hand-written |")
     print("|---|---|---|")
-    for e in ENGINES:
+    for e in [c.label for c in chosen]:
         print(f"| {e} | {1e3 * times[e][0]:.2f} | {times[e][0] / hand:.2f}x |")
     print()
-    for fast in TWINS:
+    for fast in twins:
         step, first = times[fast]
         spread = (first + (AMORTISED - 1) * step) / AMORTISED
         print(
