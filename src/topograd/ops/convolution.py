@@ -191,7 +191,8 @@ def _weight_grad(rows: Any, x: Any, weight: Any, window: dict[str, Any]) -> Any:
 @register(
     "max_pool2d",
     "the largest element of each window (the first of equals; nan if any)",
-    array="max_pool2d",
+    array="max_pool2d_kept",
+    keeps=True,
     torch="torch.nn.functional.max_pool2d",
     saves=(0,),
     arity=1,
@@ -211,9 +212,13 @@ def max_pool2d(
     padding: Any = 0,
     dilation: Any = 1,
     ceil_mode: bool = False,
+    kept: Any = None,
 ) -> tuple[Any]:
     """grad to the element its window picked (the first maximum, or the last nan: PyTorch's
     pick), added up where windows overlap"""
+    found = None if kept is None else kept.gradient(grad)  # the forward's picks, on arrays
+    if found is not None:
+        return (found,)
     window = pool_geometry(kernel_size, stride, padding, dilation)
     _, chosen = max_pool2d(data(x), **window, ceil_mode=ceil_mode, picks=True)
     height, width = shape_of(x)[-2:]

@@ -20,7 +20,7 @@ import numpy as np
 
 from ..autograd.kinds import kind_of, register_array
 from ..autograd.registry import Op
-from . import dtypes, kernels, windows
+from . import dtypes, kernels, picks, windows
 from .dtypes import index_numbers
 from .quiet import quietly
 
@@ -184,8 +184,8 @@ _KERNELS: dict[str, Callable[..., Any]] = {}
 
 
 def kernel(op: Op) -> Callable[..., Any]:
-    """The op's forward on arrays: a function of ``kernels`` (or ``windows``, for images) or
-    of NumPy, by the name the registry gives."""
+    """The op's forward on arrays: a function of ``kernels`` (or ``windows`` and ``picks``, for
+    images) or of NumPy, by the name the registry gives."""
     name = op.array
     if name is None:
         raise TypeError(f"{op.name}() works on Values, not on Tensors")
@@ -193,7 +193,12 @@ def kernel(op: Op) -> Callable[..., Any]:
         return name
     found = _KERNELS.get(name)
     if found is None:
-        found = getattr(kernels, name, None) or getattr(windows, name, None) or getattr(np, name)
+        found = (
+            getattr(kernels, name, None)
+            or getattr(windows, name, None)
+            or getattr(picks, name, None)
+            or getattr(np, name)
+        )
         _KERNELS[name] = found
     return found
 

@@ -217,8 +217,25 @@ def max_pool2d(
     -inf). With ``return_indices``, also where each pick lies (h·W + w, PyTorch's); with
     ``picks``, which pixel each window picked, as unfold would lay out its windows: columns
     (*lead, C·kH·kW, windows) of booleans, True at the pick (what max_pool2d's rule folds)."""
-    h, w = x.shape[-2:]
-    grid = windows(kernel_size, stride, padding, dilation, (h, w), ceil_mode)
+    w = x.shape[-1]
+    grid, _, views, best = pooled_maxima(x, kernel_size, stride, padding, dilation, ceil_mode)
+    out = images_first(best, x.shape[:-3])
+    if not (return_indices or picks):
+        return out
+    chosen = chosen_pixels(views, best, grid)  # (C, kh·kw, windows down, across, M)
+    if picks:
+        c, k, oh, ow, m = chosen.shape
+        return out, images_first(chosen.reshape((c * k, oh * ow, m)), x.shape[:-3])
+    offsets = np.argmax(chosen, axis=1)
+    return out, images_first(_flat_index(offsets, grid, w), x.shape[:-3])
+
+
+def pooled_maxima(
+    x: Array, kernel_size: Any, stride: Any, padding: Any, dilation: Any, ceil_mode: bool
+) -> tuple[Windows, Array, list[Array], Array]:
+    """A max pool's windows, its padded images (C, H, W, M; -inf around), each offset's view
+    of them and the maxima (C, windows down, across, M), as PyTorch's scan picks them."""
+    grid = windows(kernel_size, stride, padding, dilation, x.shape[-2:], ceil_mode)
     lowest = -math.inf if x.dtype.kind == "f" else np.iinfo(x.dtype).min  # (integers too)
     images = padded(images_last(x, 3), grid, lowest)
     views = [grid.at(images, i, j) for _, i, j in grid.offsets()]
@@ -227,15 +244,7 @@ def max_pool2d(
         x.dtype.kind == "f" and _has_negative_zero(x) and (best == 0).any()
     ):  # a tie of -0.0 and +0.0, maybe
         best = _scanned(views)
-    out = images_first(best, x.shape[:-3])
-    if not (return_indices or picks):
-        return out
-    chosen = _chosen(views, best, grid)  # (C, kh·kw, windows down, across, M)
-    if picks:
-        c, k, oh, ow, m = chosen.shape
-        return out, images_first(chosen.reshape((c * k, oh * ow, m)), x.shape[:-3])
-    offsets = np.argmax(chosen, axis=1)
-    return out, images_first(_flat_index(offsets, grid, w), x.shape[:-3])
+    return grid, images, views, best
 
 
 def _has_negative_zero(x: Array) -> bool:
@@ -262,7 +271,7 @@ def _scanned(views: list[Array]) -> Array:
     return best
 
 
-def _chosen(views: list[Array], best: Array, grid: Windows) -> Array:
+def chosen_pixels(views: list[Array], best: Array, grid: Windows) -> Array:
     """Which pixel each window picked, (C, kh·kw, windows down, across, M), True there: the
     first element equal to the maximum; the last nan; where all are -inf, the first pixel
     inside the image (the padding is -inf too)."""
