@@ -57,6 +57,19 @@ def test_inside_ieee_the_errors_are_ignored_once(strict):
     assert np.geterr() == strict and quiet.QUIET.depth == 0
 
 
+def test_numpy_s_own_context_variable_is_the_one_set() -> None:
+    """The fast path is the one in use with this NumPy (a rename in NumPy would fall back to
+    np.errstate without a word), and it is the variable np.errstate itself sets."""
+    assert type(quiet.errors_var).__name__ == "ContextVar"
+    before = quiet.errors_var.get()
+    with np.errstate(all="ignore"):
+        assert quiet.errors_var.get() is not before
+    with np.errstate(call=print, all="call"):  # the caller's error callback is kept
+        with quiet.IEEE():
+            assert np.geterrcall() is print and np.geterr()["divide"] == "ignore"
+        assert np.geterr()["divide"] == "call"
+
+
 def test_the_np_errstate_fallback_gives_the_same(strict, monkeypatch):
     expected = faults()
     monkeypatch.setattr(quiet, "errors_var", quiet.Errstates())

@@ -260,16 +260,16 @@ def test_an_update_that_rebinds_data_still_writes_the_tensors_own_array() -> Non
     class Rebind(tg.optim.Optimizer):
         def update(self, p, grad, state):  # type: ignore[no-untyped-def]
             p.data = p.data - self.lr * grad  # a new array, not a write in place
-            p.data = p.data * 2.0
+            p.data = p.data * 4.0
 
     t = tg.Tensor([1.0, 2.0], requires_grad=True)
     view, array = t[1:], t.array
     (t * t).sum().backward()
-    Rebind([t], lr=0.25).step()
-    assert t.array is array and t.data.tolist() == [1.0, 2.0]  # (1 - 0.5) * 2, (2 - 1) * 2
-    assert view.data.tolist() == [2.0]  # written in place: a view sees it
+    Rebind([t], lr=0.125).step()
+    assert t.array is array and t.data.tolist() == [3.0, 6.0]  # (1 - 0.25) * 4, (2 - 0.5) * 4
+    assert view.data.tolist() == [6.0]  # written in place: a view sees it
     y = (t * t).sum()
-    Rebind([t], lr=0.25).step()
+    Rebind([t], lr=0.125).step()
     with pytest.raises(RuntimeError, match=r"Rebind\.step"):  # the write is counted
         y.backward()
 

@@ -258,7 +258,7 @@ def _rule(
         out: Any = node
         grad = grad if isinstance(grad, Tensor) else constant(grad)
     else:
-        xs = []  # (a loop, not a comprehension: one call less per node)
+        xs = []  # (a loop: a comprehension is a call of its own before Python 3.12)
         for t in node._inputs:
             xs.append(t if type(t) in NUMBERS else t.array)  # type: ignore[union-attr]
         out = node.array
