@@ -33,7 +33,7 @@ from typing import Any
 from ..autograd.registry import OPS, Op
 from ..ops.arithmetic import neg
 from ..scalar.value import Value
-from .source import Source
+from .source import Source, python_tree
 from .statements import RefusalError, Statement, statements
 
 MAX_LENGTH = 4000  # characters: a chain of + has at most 2000 terms, which ast.parse takes
@@ -214,7 +214,7 @@ def parse(text: str) -> Expression:
     body = _lines(source)
     try:
         if body is None:  # one expression
-            tree = ast.parse(source.parsed, mode="eval").body
+            tree = python_tree(source.parsed, "eval").body
             names = _checked_names(tree, source)
             return Expression(text, (Statement("", tree, source.parsed),), names)
         lines, names = statements(
@@ -231,7 +231,7 @@ def _lines(source: Source) -> list[ast.stmt] | None:
     for one expression. Text that is neither is refused with the syntax error of the reading
     that went further (lines, if the error comes after an =)."""
     try:
-        ast.parse(source.parsed, mode="eval")
+        python_tree(source.parsed, "eval")
         return None
     except SyntaxError as error:
         as_expression = error
@@ -240,7 +240,7 @@ def _lines(source: Source) -> list[ast.stmt] | None:
             f"the expression is nested too deeply for Python's parser; at most {MAX_DEPTH} levels"
         ) from None
     try:
-        body = ast.parse(source.parsed, mode="exec").body
+        body: list[ast.stmt] = python_tree(source.parsed, "exec").body
     except SyntaxError as error:
         further = max(as_expression, error, key=lambda e: (e.lineno or 0, e.offset or 0))
         raise _syntax_error(source, further) from None

@@ -16,7 +16,9 @@ from __future__ import annotations
 import ast
 import io
 import re
+import threading
 import tokenize
+from typing import Any
 
 LINES = re.compile(r"\r\n|\r|\n")  # what Python takes for the end of a line
 
@@ -75,3 +77,15 @@ class Source:
         except (tokenize.TokenError, SyntaxError):
             pass
         return ""
+
+
+# CPython 3.11 keeps the state of ast.parse's tree building per interpreter, not per thread:
+# two threads parsing at once (the playground's server and its caller) can see "SystemError:
+# AST constructor recursion depth mismatch" (python/cpython#106905). One parse at a time.
+_PARSING = threading.Lock()
+
+
+def python_tree(text: str, mode: str) -> Any:
+    """``ast.parse(text, mode=mode)``, one thread at a time."""
+    with _PARSING:
+        return ast.parse(text, mode=mode)
