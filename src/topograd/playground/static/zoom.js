@@ -205,8 +205,9 @@ function listenForViews() {
   listenToMinimap();
 }
 
-// The minimap: every box of the drawing as a grey rectangle and the window as a blue one, at most MAP pixels either way; shown while part of the
-// drawing is out of the window. Only the page has one (#minimap); the widget has none.
+// The minimap: every box of the drawing as a grey rectangle and the window as a blue one, at
+// most MAP pixels either way; shown while part of the drawing is out of the window. Only the
+// page has one (#minimap); the widget has none.
 const MAP = 160;
 
 function showMinimap() {
