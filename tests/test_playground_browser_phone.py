@@ -22,8 +22,9 @@ expect = shared.expect
 
 # Every element that shows text of its own (an HTML element with a text node, an SVG text or
 # tspan) and is drawn (a box on the screen), with the size its letters have there: the CSS
-# font size, times the drawing's scale for the SVG's. Within the page, or within `root`.
-TEXTS = """(root) => {
+# font size, times the drawing's scale for the SVG's (not if `unscaled`: the CSS size alone).
+# Within the page, or within `root`.
+TEXTS = """(root, unscaled) => {
   const small = [];
   let read = 0;
   for (const el of (root ?? document.body).querySelectorAll("*")) {
@@ -31,10 +32,12 @@ TEXTS = """(root) => {
     if (!own || ["SCRIPT", "STYLE", "OPTION", "NOSCRIPT"].includes(el.tagName)) continue;
     const style = getComputedStyle(el);
     const box = el.getBoundingClientRect();
-    const drawn = el.getClientRects().length > 0 && box.height > 0;
+    // a tspan has no client rects in Chromium: an SVG text's box is its bounding box
+    const drawn = el instanceof SVGGraphicsElement ? el.getBBox().height > 0
+      : el.getClientRects().length > 0 && box.height > 0;
     if (!drawn || style.visibility === "hidden") continue;
     const m = el instanceof SVGElement ? el.getScreenCTM() : null;
-    const scale = m ? Math.hypot(m.a, m.b) : 1; // a turned axis title too
+    const scale = m && !unscaled ? Math.hypot(m.a, m.b) : 1; // a turned axis title too
     const size = parseFloat(style.fontSize) * scale;
     read += 1;
     if (size < 11.99) small.push(`${el.tagName}.${el.className.baseVal ?? el.className}: ${

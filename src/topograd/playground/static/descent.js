@@ -8,6 +8,7 @@
 
 const descent = {
   run: 0, // the loop under way: a newer run, Stop or a new expression ends an older one
+  loops: 0, // loops not yet returned: an ended one may still be showing its step under way
   expr: null, // the expression the rows are of
   start: null, // the output before the first step
   rows: [], // one per step: { before, after, change, predicted, moves }
@@ -20,9 +21,11 @@ function pace() {
   return new Promise((resolve) => setTimeout(resolve, still ? 0 : 120));
 }
 
+// The button reads "Stopping…" until the step under way is shown, then "Run": after that no
+// step of the ended loop comes.
 function stopDescent() {
   descent.run += 1;
-  $("descend-run").textContent = "Run";
+  $("descend-run").textContent = descent.loops > 0 ? "Stopping…" : "Run";
 }
 
 // No steps shown: a new expression (a preset, or typed) starts a new story.
@@ -43,6 +46,16 @@ async function descendSteps(count) {
     Object.assign(descent, { expr: state.data.expr, start: state.data.value, rows: [] });
   }
   if (count > 1) $("descend-run").textContent = "Stop";
+  descent.loops += 1;
+  try {
+    await descendFor(run, count, rate);
+  } finally {
+    descent.loops -= 1;
+    if (run === descent.run || descent.loops === 0) $("descend-run").textContent = "Run";
+  }
+}
+
+async function descendFor(run, count, rate) {
   for (let k = 0; k < count && run === descent.run; k += 1) {
     if (k > 0) await pace();
     if (run !== descent.run) break;
@@ -56,7 +69,6 @@ async function descendSteps(count) {
     showDescent(rate);
     if (typeof row.after !== "number" || !Number.isFinite(row.after)) break; // diverged
   }
-  if (run === descent.run) $("descend-run").textContent = "Run";
 }
 
 // One step's moves on state.values, and what a first-order look at the gradients predicts.

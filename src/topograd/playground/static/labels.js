@@ -1,8 +1,9 @@
 // Where the walk's words go on the drawing (the page's and the notebook widget's): an edge's
 // label (its local rule over its numbers), what an earlier step delivered (dimmed) and a
 // node's running sum, each on a white ground, placed off every box of the graph (values and
-// ops) and off every word placed before it, as near its edge or node as there is room. The places tried form rings around the preferred
-// one; words that find no room within reach go below the drawing, which grows to hold them.
+// ops) and off every word placed before it, as near its edge or node as there is room. The
+// places tried form rings around the preferred one; words that find no room within reach go
+// below the drawing, which grows to hold them.
 // Words away from their edge or node are tied to it by a leader line. Uses drawn() and marks()
 // of stepper.js, and applyView() of zoom.js when the drawing grows.
 "use strict";

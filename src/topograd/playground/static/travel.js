@@ -6,7 +6,8 @@
 // starts and draws a newer one from scratch, ending the journey first, so a step taken while
 // the dots are under way never leaves a number half-updated. Where the reader prefers reduced
 // motion nothing travels: the final state appears at once. Loaded after stepper.js, labels.js
-// and nodes.js; the page (app.js) and the notebook widget (widget.js) call stepOn().
+// and nodes.js; stepOn() is every step forward: Step (app.js, widget.js), and Play and the →
+// key (stepper.js's play() and keys()).
 "use strict";
 
 const JOURNEY = 600; // ms for all of a step's contributions at speed 1 (Play waits 700 a step)

@@ -63,9 +63,9 @@ function start() {
   $("pass").addEventListener("change", () => { stop(); showStep(0); });
   el.addEventListener("keydown", keys);
   listenForViews();
-  // a cell under 600 pixels (laid out: 0 is not yet) lays the widget out for a narrow screen
+  // a cell as narrow as a phone's screen (laid out: 0 is not yet) lays the widget out for one
   const resized = new ResizeObserver(() => {
-    const narrow = el.clientWidth > 0 && el.clientWidth < 600;
+    const narrow = el.clientWidth > 0 && el.clientWidth <= NARROW_WIDTH;
     if (narrow === el.classList.contains("tg-narrow")) return;
     el.classList.toggle("tg-narrow", narrow);
     show();

@@ -14,7 +14,11 @@ const GROWN = 1.6; // the most "fit" enlarges a small graph
 const READABLE = 0.75; // the least "fit" shrinks one: text at 9 px
 const TALLEST = 0.72; // of the window's height, the panel's at most
 const OUTLINE = 2; // half the running box's outline (graph.css: 3.5), kept in view with it
-const NARROW = "(max-width: 600px)"; // a phone's screen: the graph drawn top to bottom
+// px: a screen this wide or narrower (a phone's) draws the graph top to bottom, and so does a
+// notebook cell (widget.js); a graph panel as narrow keeps 12-pixel text at 12 pixels when
+// fitted. graph.css and style.css hold the same width for their phone's rules.
+const NARROW_WIDTH = 600;
+const NARROW = `(max-width: ${NARROW_WIDTH}px)`;
 
 function narrowScreen() {
   return window.matchMedia(NARROW).matches;
@@ -46,7 +50,7 @@ function fitView() {
   const height = Number(svg.dataset.height);
   const room = $("graph").clientWidth - 20;
   const tallest = TALLEST * window.innerHeight;
-  const narrow = narrowScreen() || room < 580; // a phone, or a narrow notebook cell
+  const narrow = narrowScreen() || $("graph").clientWidth <= NARROW_WIDTH; // or a narrow cell
   const least = narrow ? 1 : READABLE; // there 12-pixel text stays 12 pixels
   view.scale = Math.max(least, Math.min(GROWN, room / width, tallest / height));
   view.x = 0;
@@ -201,8 +205,9 @@ function listenForViews() {
   listenToMinimap();
 }
 
-// The minimap: every box of the drawing as a grey rectangle and the window as a blue one, at most MAP pixels either way; shown while part of the
-// drawing is out of the window. Only the page has one (#minimap); the widget has none.
+// The minimap: every box of the drawing as a grey rectangle and the window as a blue one, at
+// most MAP pixels either way; shown while part of the drawing is out of the window. Only the
+// page has one (#minimap); the widget has none.
 const MAP = 160;
 
 function showMinimap() {
