@@ -4,15 +4,16 @@
 the outer one. Drawn as it is, 60 terms make a chain of 59 sums, each a layer, and the terms
 reach it across ever more layers (lanes over the drawing). Folded, the outermost ``+`` (the
 head) takes every term as an operand and the inner sums vanish: one node, one step of the
-walk that passes ``1 × its gradient`` to each term (∂Σ/∂term = 1, the local rule of ``+``).
+walk that passes ``1 × its gradient`` to each term (``∂e/∂d = 1`` in the graph's names: the
+local rule of ``+``).
 
 An inner sum is folded into its user when it is an unlabelled ``+`` used exactly once, by
 another ``+`` (a sum the learner named keeps its box). The walk's running totals must end at
 the engine's gradients bit for bit; folding moves the inner sums' ``+=`` to the head's step,
 which changes the order in which a term receives its contributions only where the term is
 used outside the chain too. A sum of three or more numbers may round differently in another
-order, so a chain with such a term (used outside it, three or more times in all) is left as
-it is.
+order, so a chain with such a term (used three or more times in all, at least once outside
+the chain) is left as it is.
 
 >>> import topograd as tg
 >>> x, y, z = (tg.Value(v, label=k) for k, v in (("x", 1.0), ("y", 2.0), ("z", 3.0)))
