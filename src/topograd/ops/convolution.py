@@ -220,7 +220,10 @@ def max_pool2d(
     if found is not None:
         return (found,)
     window = pool_geometry(kernel_size, stride, padding, dilation)
-    _, chosen = max_pool2d(data(x), **window, ceil_mode=ceil_mode, picks=True)
+    if kept is None:  # (under create_graph, or the rule called without them)
+        _, chosen = max_pool2d(data(x), **window, ceil_mode=ceil_mode, picks=True)
+    else:  # windows that overlap, a batch of gradients, integers: fold the kept picks
+        chosen = kept.columns()
     height, width = shape_of(x)[-2:]
     # ceil_mode's last window may hang over the end: fold onto that much, then cut
     size = tuple(

@@ -26,7 +26,7 @@ Array = np.ndarray[Any, Any]
 def relu(x: Array) -> Array:
     """max(x, 0), as PyTorch's: x itself where it is not below 0 (-0.0 and nan kept: np.maximum
     would give +0.0 at -0.0), else 0; for float32/64 a selection by the bits (``where``)."""
-    return where(x < 0, 0.0 if x.dtype in _BITS else np.zeros((), x.dtype), x)
+    return where(x < 0, 0.0 if x.dtype in BITS else np.zeros((), x.dtype), x)
 
 
 def leaky_relu(x: Array) -> Array:
@@ -119,18 +119,19 @@ def _is_plus_zero(x: Any) -> bool:
     return isinstance(x, float) and x == 0.0 and math.copysign(1.0, x) > 0
 
 
-_BITS = {np.dtype(np.float64): np.int64, np.dtype(np.float32): np.int32}
+# the float dtypes a selection keeps by their bits, and the integers of their size
+BITS = {np.dtype(np.float64): np.int64, np.dtype(np.float32): np.int32}
 
 
 def _keep(x: Any, mask: Any) -> Array | None:
     """x where mask holds, else +0.0, without branches; None where this does not pay (a small
     array) or does not apply."""
-    if not isinstance(x, np.ndarray) or x.dtype not in _BITS or x.size < 4096:
+    if not isinstance(x, np.ndarray) or x.dtype not in BITS or x.size < 4096:
         return None
     mask = np.asarray(mask)
     if mask.shape != x.shape or mask.dtype != np.bool_:
         return None
-    bits = _BITS[x.dtype]
+    bits = BITS[x.dtype]
     ones = np.negative(mask, dtype=bits)  # every bit set where kept, none elsewhere
     np.bitwise_and(x.view(bits), ones, out=ones)  # one new array in all: large ones cost
     return np.asarray(ones.view(x.dtype))

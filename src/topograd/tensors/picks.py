@@ -7,7 +7,8 @@ Where the windows lie apart (a stride at least the kernel, no dilation) every pi
 window at most: the gradient is written offset by offset onto zeros, each window's value
 kept at its pick by the bits (``kernels.where``'s selection), as ``0.0 + grad``, which is what
 the rule's fold adds there (a -0.0 comes out +0.0, as PyTorch's). Elsewhere, for integers or
-for a batch of gradients, ``Picks.gradient`` gives None and the rule folds, as before.
+for a batch of gradients, ``Picks.gradient`` gives None and the rule folds the kept picks
+(``Picks.columns``), as it folded those it pooled again for before.
 
 >>> import numpy as np
 >>> x = np.array([[[[1.0, 3.0], [2.0, -0.0]]]])
@@ -22,19 +23,20 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from .kernels import BITS
 from .windows import (
     Windows,
     chosen_pixels,
     images_first,
     images_last,
     max_pool2d,
+    pick_columns,
     pooled_maxima,
 )
 
 Array = np.ndarray[Any, Any]
 
-_BITS = {np.dtype(np.float64): np.int64, np.dtype(np.float32): np.int32}
-_BITS[np.dtype(np.float16)] = np.int16
+_BITS = {**BITS, np.dtype(np.float16): np.int16}  # (kernels' selection leaves float16 to NumPy)
 
 
 class Picks(NamedTuple):
@@ -60,14 +62,22 @@ class Picks(NamedTuple):
         if share.shape != self.best.shape:
             return None
         share = (share + 0.0).view(bits)  # as the fold adds it onto zeros
-        views = [grid.at(self.images, i, j) for _, i, j in grid.offsets()]
-        chosen = chosen_pixels(views, self.best, grid)
+        chosen = self.chosen()
         canvas = np.zeros(self.images.shape, grad.dtype)
         for k, i, j in grid.offsets():
             kept = np.negative(chosen[:, k], dtype=bits)  # every bit set at the pick
             np.bitwise_and(share, kept, out=grid.at(canvas.view(bits), i, j))
         (ph, pw), (h, w) = grid.padding, self.shape[-2:]
         return images_first(canvas[:, ph : ph + h, pw : pw + w], self.shape[:-3])
+
+    def chosen(self) -> Array:
+        """Which pixel each window picked, (C, kh·kw, windows down, across, M), True there."""
+        views = [self.grid.at(self.images, i, j) for _, i, j in self.grid.offsets()]
+        return chosen_pixels(views, self.best, self.grid)
+
+    def columns(self) -> Array:
+        """The picks as ``max_pool2d(..., picks=True)`` gives them, for the rule's fold."""
+        return pick_columns(self.chosen(), self.shape[:-3])
 
 
 def max_pool2d_kept(

@@ -224,8 +224,7 @@ def max_pool2d(
         return out
     chosen = chosen_pixels(views, best, grid)  # (C, kh·kw, windows down, across, M)
     if picks:
-        c, k, oh, ow, m = chosen.shape
-        return out, images_first(chosen.reshape((c * k, oh * ow, m)), x.shape[:-3])
+        return out, pick_columns(chosen, x.shape[:-3])
     offsets = np.argmax(chosen, axis=1)
     return out, images_first(_flat_index(offsets, grid, w), x.shape[:-3])
 
@@ -295,6 +294,12 @@ def chosen_pixels(views: list[Array], best: Array, grid: Windows) -> Array:
         for k in range(len(views)):
             chosen[:, k] = np.where(lowest, first == k, chosen[:, k])
     return chosen
+
+
+def pick_columns(chosen: Array, lead: tuple[int, ...]) -> Array:
+    """``chosen_pixels``' picks as unfold lays out its windows: (*lead, C·kh·kw, windows)."""
+    c, k, oh, ow, m = chosen.shape
+    return images_first(chosen.reshape((c * k, oh * ow, m)), lead)
 
 
 def _first_inside(grid: Windows) -> Array:
