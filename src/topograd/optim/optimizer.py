@@ -161,17 +161,17 @@ class Optimizer:
         decoupled = group.get("decoupled_weight_decay", False)
         states, update = self.state, self.update
         fresh: dict[str, Any] = {}
-        kind, known = entered, type(params[start])  # (a kind is its type's: asked once a type)
+        known = type(params[start])  # (a kind is its type's: asked once a type)
         for k in range(start, len(params)):
             p = params[k]
             if type(p) is not known:
                 known = type(p)
                 if kind_of(p) is not entered:
                     return k
-            grad = p.grad if kind is None else kind.gradient(p)
+            grad = p.grad if entered is None else entered.gradient(p)
             if grad is None:  # no backward reached it since zero_grad: left as it is
                 continue
-            numbers = p if kind is None else kind.moved(p)
+            numbers = p if entered is None else entered.moved(p)
             if maximize:
                 grad = -grad
             if decay and decoupled:
